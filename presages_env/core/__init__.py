@@ -1,0 +1,1 @@
+"""What every game shares: the protocol, the AEC adapter, the vector env, state I/O."""

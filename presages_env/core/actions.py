@@ -1,0 +1,41 @@
+"""Validation of an agent's action, shared by every entry point that applies one."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+
+def legal_actions(mask: np.ndarray) -> list[int]:
+    return [int(a) for a in np.flatnonzero(mask)]
+
+
+def check_action(action: Any, mask: np.ndarray, describe=None) -> int:
+    """Return ``action`` as an ``int`` if ``mask`` allows it, else raise a clear error.
+
+    ``describe(action) -> str`` names actions in the message (the game's ``action_label``).
+    Raises ``TypeError`` for a non-integer and ``ValueError`` for an out-of-range or
+    illegal action; nothing is applied in either case.
+    """
+    if isinstance(action, np.ndarray) and action.shape == ():
+        action = action.item()
+    if isinstance(action, (bool, np.bool_)) or not isinstance(action, (int, np.integer)):
+        raise TypeError(
+            f"an action is an int in [0, {len(mask)}), got {type(action).__name__} {action!r}"
+        )
+    legal = legal_actions(mask)
+
+    def listing() -> str:
+        if describe is None:
+            return str(legal)
+        return ", ".join(f"{a} ({describe(a)})" for a in legal)
+
+    if not 0 <= action < len(mask):
+        raise ValueError(
+            f"action {action} is out of range [0, {len(mask)}); legal actions: {listing()}"
+        )
+    if not mask[action]:
+        name = f" ({describe(int(action))})" if describe is not None else ""
+        raise ValueError(f"action {action}{name} is not legal now; legal actions: {listing()}")
+    return int(action)

@@ -1,0 +1,212 @@
+"""PettingZoo ``AECEnv`` adapter that runs any :class:`~presages_env.core.game.Game`."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import gymnasium
+import numpy as np
+from gymnasium import spaces
+from pettingzoo import AECEnv
+
+from presages_env.core.actions import check_action
+from presages_env.core.game import Game
+from presages_env.core.header import HDR_CURRENT, HDR_GAME_ID, HDR_STEP, HDR_TERMINAL
+
+
+class CardGameEnv(AECEnv):
+    """One game as a PettingZoo AEC environment.
+
+    Agents are ``player_0`` ... ``player_{n-1}``; ``observe`` returns
+    ``{"observation": obs, "action_mask": int8 mask}`` (the mask is all zeros for a seat
+    that is not to act). ``max_steps`` truncates a game after that many decisions.
+    Rewards are accumulated the PettingZoo way; ``infos`` carry the game's public facts.
+    """
+
+    metadata = {"render_modes": ["ansi", "human"], "is_parallelizable": False, "render_fps": 2}
+
+    def __init__(
+        self,
+        game: Game,
+        num_players: int | None = None,
+        render_mode: str | None = None,
+        max_steps: int | None = None,
+        **options: Any,
+    ) -> None:
+        super().__init__()
+        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
+            raise ValueError(
+                f"render_mode must be one of {self.metadata['render_modes']} or None, "
+                f"got {render_mode!r}"
+            )
+        if max_steps is not None and (not isinstance(max_steps, int) or max_steps < 1):
+            raise ValueError(f"max_steps must be a positive int or None, got {max_steps!r}")
+        self.game = game
+        n = game.check_num_players(game.default_players if num_players is None else num_players)
+        self.num_players = n
+        self.game_options = game.make_options(n, **options)
+        self.render_mode = render_mode
+        self.max_steps = max_steps
+        self.metadata = dict(self.metadata, name=f"{game.name}_v0")
+        self.possible_agents = [f"player_{i}" for i in range(n)]
+        self._index = {agent: i for i, agent in enumerate(self.possible_agents)}
+        num_actions = game.num_actions(n)
+        obs_space = spaces.Box(
+            low=game.obs_low(n).astype(game.obs_dtype),
+            high=game.obs_high(n).astype(game.obs_dtype),
+            dtype=game.obs_dtype,
+        )
+        mask_space = spaces.Box(0, 1, shape=(num_actions,), dtype=np.int8)
+        self.observation_spaces = {
+            a: spaces.Dict({"observation": obs_space, "action_mask": mask_space})
+            for a in self.possible_agents
+        }
+        self.action_spaces = {a: spaces.Discrete(num_actions) for a in self.possible_agents}
+        self._state = game.blank_state(n, self.game_options)
+        self._mask = np.zeros(num_actions, dtype=np.int8)
+        self._no_mask = np.zeros(num_actions, dtype=np.int8)
+        self._obs = np.zeros((n, game.obs_size(n)), dtype=game.obs_dtype)
+        self._obs_step = np.full(n, -1, dtype=np.int64)
+        self._step_rewards = np.zeros(n, dtype=np.float32)
+        self._seed_rng = np.random.default_rng()
+        self._info_key: Any = None
+
+    # ---- PettingZoo API ------------------------------------------------------------------
+    def observation_space(self, agent: str) -> spaces.Space:
+        return self.observation_spaces[agent]
+
+    def action_space(self, agent: str) -> spaces.Space:
+        return self.action_spaces[agent]
+
+    def reset(self, seed: int | None = None, options: dict | None = None) -> None:
+        """Deal a new game. ``seed`` fixes this deal and the seeds of later resets.
+
+        ``options={"state": s}`` starts from the position ``s`` instead (see ``set_state``);
+        game options belong to the constructor, so other keys are ignored with a warning.
+        """
+        options = dict(options or {})
+        start = options.pop("state", None)
+        if options:
+            gymnasium.logger.warn(
+                f"reset() ignores options {sorted(options)}; game options go to the constructor"
+            )
+        if start is not None:
+            self.set_state(start)
+            return
+        if seed is not None:
+            self._seed_rng = np.random.default_rng(seed)
+        game_seed = int(self._seed_rng.integers(0, 2**62))
+        self.game.reset(self._state, np.int64(game_seed))
+        self._start_episode()
+
+    def step(self, action: Any) -> None:
+        agent = self.agent_selection
+        if not self.agents:
+            raise ValueError("the game is over and every agent has left; call reset()")
+        if self.terminations[agent] or self.truncations[agent]:
+            self._was_dead_step(action)
+            return
+        action = check_action(action, self._current_mask(), self._label)
+        self.game.step(self._state, np.int64(action), self._step_rewards)
+        self._after_transition(agent)
+
+    def observe(self, agent: str) -> dict[str, np.ndarray]:
+        i = self._index[agent]
+        if self._obs_step[i] != self._state[HDR_STEP]:
+            self.game.observe(self._state, i, self._obs[i])
+            self._obs_step[i] = self._state[HDR_STEP]
+        is_current = self._state[HDR_CURRENT] == i and not self._state[HDR_TERMINAL]
+        return {
+            "observation": self._obs[i].copy(),
+            "action_mask": (self._current_mask() if is_current else self._no_mask).copy(),
+        }
+
+    def render(self) -> str | None:
+        if self.render_mode is None:
+            gymnasium.logger.warn("render() called without a render_mode; pass one to make().")
+            return None
+        text = self.game.render(self._state)
+        if self.render_mode == "human":
+            print(text)
+            return None
+        return text
+
+    def close(self) -> None:
+        pass
+
+    # ---- beyond PettingZoo: positions, clones, replays ------------------------------------
+    def get_state(self) -> np.ndarray:
+        """A copy of the full game state (all hands included): for search and saving."""
+        return self._state.copy()
+
+    def set_state(self, state: np.ndarray) -> None:
+        """Continue from ``state`` (a copy is taken); agents and rewards restart from it."""
+        state = np.asarray(state)
+        if state.shape != self._state.shape or state.dtype != np.int64:
+            raise ValueError(
+                f"a {self.game.name} state for {self.num_players} players is an int64 array "
+                f"of shape {self._state.shape}, got {state.dtype} {state.shape}"
+            )
+        if state[HDR_GAME_ID] != self.game.game_id or self.game.num_players_of(state) != (
+            self.num_players
+        ):
+            raise ValueError(f"state is not a {self.num_players}-player {self.game.name} state")
+        self._state[:] = state
+        self._start_episode()
+
+    def action_label(self, action: int) -> str:
+        """Human name of ``action`` at the current decision."""
+        return self.game.action_label(self._state, action)
+
+    # ---- internals ----------------------------------------------------------------------
+    def _label(self, action: int) -> str:
+        return self.game.action_label(self._state, action)
+
+    def _current_mask(self) -> np.ndarray:
+        if self._mask_step != self._state[HDR_STEP]:
+            self.game.legal_mask(self._state, self._mask)
+            self._mask_step = self._state[HDR_STEP]
+        return self._mask
+
+    def _start_episode(self) -> None:
+        self.agents = list(self.possible_agents)
+        self.rewards = dict.fromkeys(self.agents, 0.0)
+        self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
+        over = self.game.is_over(self._state)
+        self.terminations = dict.fromkeys(self.agents, over)
+        self.truncations = dict.fromkeys(self.agents, False)
+        self._obs_step[:] = -1
+        self._mask_step = -1
+        self._refresh_infos()
+        self._select_next()
+
+    def _refresh_infos(self) -> None:
+        key = self.game.info_key(self._state)
+        if key != self._info_key or not hasattr(self, "infos"):
+            self._info_key = key
+            infos = self.game.infos(self._state)
+            self.infos = {
+                a: infos[i] for i, a in enumerate(self.possible_agents) if a in self.agents
+            }
+
+    def _select_next(self) -> None:
+        current = int(self._state[HDR_CURRENT])
+        self.agent_selection = self.possible_agents[current] if current >= 0 else self.agents[0]
+
+    def _after_transition(self, agent: str) -> None:
+        self._cumulative_rewards[agent] = 0.0
+        rewards = self._step_rewards.tolist()
+        for i, a in enumerate(self.possible_agents):
+            self.rewards[a] = rewards[i]
+        self._accumulate_rewards()
+        if self._state[HDR_TERMINAL]:
+            self.terminations = dict.fromkeys(self.agents, True)
+        elif self.max_steps is not None and self._state[HDR_STEP] >= self.max_steps:
+            self.truncations = dict.fromkeys(self.agents, True)
+        self._refresh_infos()
+        if self.truncations[agent]:
+            self.agent_selection = self.agents[0]
+        else:
+            self._select_next()
+        if self.render_mode == "human":
+            self.render()

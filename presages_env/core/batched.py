@@ -1,0 +1,96 @@
+"""Batched kernels: one template, specialised per game so numba can cache each.
+
+The loops below call a game's kernels by global name (``reset``, ``legal_mask``, ``step``,
+``observe``). :func:`specialise` copies each template with those names bound to one game's
+kernels and a per-game name, so the compiled code is cached on disk per game (numba cannot
+cache functions that receive other compiled functions as arguments or closures).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import inspect
+import types
+
+import numba as nb
+import numpy as np
+
+from presages_env.core.header import HDR_CURRENT, HDR_RNG, HDR_STEP, HDR_TERMINAL
+from presages_env.core.rng import derive_seed, splitmix_next
+
+# Names the templates use; bound per game by `specialise`.
+reset = legal_mask = step = observe = None
+
+
+def _reset_all(states, seeds, obs, masks, current):
+    for i in nb.prange(states.shape[0]):
+        reset(states[i], seeds[i])
+        current[i] = states[i, HDR_CURRENT]
+        legal_mask(states[i], masks[i])
+        observe(states[i], current[i], obs[i])
+
+
+def _step_all(states, actions, obs, masks, rewards, current, done, truncated, max_steps):
+    """Apply one action per game, auto-reset finished games; returns -1 or a bad index."""
+    for i in range(states.shape[0]):
+        a = actions[i]
+        if a < 0 or a >= masks.shape[1] or masks[i, a] == 0:
+            return i
+    for i in nb.prange(states.shape[0]):
+        state = states[i]
+        step(state, actions[i], rewards[i])
+        truncated[i] = state[HDR_TERMINAL] == 0 and max_steps > 0 and state[HDR_STEP] >= max_steps
+        done[i] = state[HDR_TERMINAL] != 0 or truncated[i]
+        if done[i]:
+            # the next game's seed comes from this game's RNG: reproducible per env
+            reset(state, derive_seed(state[HDR_RNG], 0))
+        current[i] = state[HDR_CURRENT]
+        legal_mask(state, masks[i])
+        observe(state, current[i], obs[i])
+    return -1
+
+
+def _random_actions(masks, rng_states, actions):
+    """Uniform legal action per row; each row has its own splitmix64 RNG state."""
+    for i in nb.prange(masks.shape[0]):
+        n_legal = 0
+        for a in range(masks.shape[1]):
+            n_legal += masks[i, a]
+        rng_states[i], bits = splitmix_next(rng_states[i])
+        pick = np.int64((bits >> np.uint64(33)) % np.uint64(max(n_legal, 1)))
+        chosen = -1
+        for a in range(masks.shape[1]):
+            if masks[i, a]:
+                if pick == 0:
+                    chosen = a
+                    break
+                pick -= 1
+        actions[i] = chosen
+
+
+random_actions = nb.njit(cache=True, parallel=True)(_random_actions)
+
+
+def _source_digest(module) -> str:
+    return hashlib.sha1(inspect.getsource(module).encode()).hexdigest()[:10]
+
+
+def specialise(game) -> types.SimpleNamespace:
+    """Compiled (cached) batched ``reset_all`` and ``step_all`` for ``game``."""
+    kernels = {
+        "reset": game.reset,
+        "legal_mask": game.legal_mask,
+        "step": game.step,
+        "observe": game.observe,
+    }
+    # A kernel edit must invalidate the cache of the batched copy that inlines it.
+    digest = _source_digest(inspect.getmodule(game.reset.py_func))
+    out = {}
+    for template in (_reset_all, _step_all):
+        namespace = dict(template.__globals__)
+        namespace.update(kernels)
+        fn = types.FunctionType(template.__code__, namespace, template.__name__)
+        fn.__qualname__ = f"{template.__name__}_{game.name}_{digest}"
+        fn.__module__ = __name__
+        out[template.__name__.lstrip("_")] = nb.njit(cache=True, parallel=True)(fn)
+    return types.SimpleNamespace(**out)

@@ -1,0 +1,17 @@
+"""The header every game state starts with.
+
+A game state is one flat ``int64`` array. Its first ``HEADER_SIZE`` slots have the same
+meaning in every game, so the shared core (AEC adapter, vector env, serialisation) can read
+who acts and whether the game is over without calling into the game. The rest of the array
+is the game's own layout, documented at the top of its ``kernel.py``.
+"""
+
+HDR_NUM_PLAYERS = 0  # seats in this game
+HDR_RNG = 1  # splitmix64 state of the game's own RNG (uint64 bits stored as int64)
+HDR_CURRENT = 2  # seat whose decision it is; -1 once the game is over
+HDR_TERMINAL = 3  # 1 once the game is over
+HDR_STEP = 4  # decisions applied since the deal
+HDR_SEED = 5  # seed the game was dealt from (replay = seed + actions)
+HDR_GAME_ID = 6  # which game wrote this state (guards deserialisation)
+HDR_RESERVED = 7
+HEADER_SIZE = 8

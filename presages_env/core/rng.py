@@ -1,0 +1,64 @@
+"""Counter-free splitmix64 RNG whose whole state is one slot of the game state.
+
+Keeping the RNG inside the state array is what makes a game a pure function of its seed
+and actions: cloning, serialising or batching a game carries its randomness along, and a
+batch of games gives the same results whatever the batch size or thread count.
+"""
+
+import numba as nb
+import numpy as np
+
+from presages_env.core.header import HDR_RNG
+
+_GOLDEN = np.uint64(0x9E3779B97F4A7C15)
+_MIX1 = np.uint64(0xBF58476D1CE4E5B9)
+_MIX2 = np.uint64(0x94D049BB133111EB)
+
+
+@nb.njit(cache=True, inline="always")
+def _mix(z):
+    z = (z ^ (z >> np.uint64(30))) * _MIX1
+    z = (z ^ (z >> np.uint64(27))) * _MIX2
+    return z ^ (z >> np.uint64(31))
+
+
+@nb.njit(cache=True)
+def derive_seed(seed: int, index: int) -> int:
+    """A well-mixed 63-bit seed for sub-game ``index`` of a run seeded with ``seed``."""
+    z = _mix(np.uint64(seed) + _GOLDEN * np.uint64(index + 1))
+    return np.int64(z >> np.uint64(1))
+
+
+@nb.njit(cache=True)
+def rng_seed(state, seed):
+    state[HDR_RNG] = np.int64(_mix(np.uint64(seed) ^ _GOLDEN) >> np.uint64(1))
+
+
+@nb.njit(cache=True, inline="always")
+def splitmix_next(rng_state):
+    """Advance a splitmix64 state held in an int64: returns (new state, 64 random bits)."""
+    s = np.uint64(rng_state) + _GOLDEN
+    return np.int64(s), _mix(s)
+
+
+@nb.njit(cache=True)
+def rng_next(state):
+    """Next 64 random bits (as uint64); advances the state's RNG."""
+    state[HDR_RNG], bits = splitmix_next(state[HDR_RNG])
+    return bits
+
+
+@nb.njit(cache=True)
+def rng_below(state, n):
+    """Uniform integer in ``[0, n)`` (n < 2**31; bias below 2**-32)."""
+    return np.int64((rng_next(state) >> np.uint64(32)) % np.uint64(n))
+
+
+@nb.njit(cache=True)
+def rng_shuffle(state, values, n):
+    """Fisher-Yates shuffle of ``values[:n]`` in place."""
+    for i in range(n - 1, 0, -1):
+        j = rng_below(state, i + 1)
+        tmp = values[i]
+        values[i] = values[j]
+        values[j] = tmp

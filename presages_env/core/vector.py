@@ -1,0 +1,124 @@
+"""A batch of B games stepped together in numba, with automatic reset.
+
+Arrays, not dicts: ``obs[B, D]`` (observation of the seat to act in each game),
+``masks[B, A]`` (its legal actions), ``rewards[B, P]`` (this step's reward of every seat),
+``current[B]`` (seat to act), ``done[B]`` (the game ended or was truncated on this step and
+has been replaced by a new deal, whose first observation is already in ``obs``).
+"""
+
+from __future__ import annotations
+
+from typing import Any, NamedTuple
+
+import numpy as np
+
+from presages_env.core.actions import legal_actions
+from presages_env.core.batched import random_actions, specialise
+from presages_env.core.game import Game
+from presages_env.core.rng import derive_seed
+
+_kernel_cache: dict[str, Any] = {}
+
+
+def batched_kernels(game: Game):
+    """The batched kernels of ``game``, compiled (or loaded from cache) once per process."""
+    if game.name not in _kernel_cache:
+        _kernel_cache[game.name] = specialise(game)
+    return _kernel_cache[game.name]
+
+
+class VectorStep(NamedTuple):
+    obs: np.ndarray
+    masks: np.ndarray
+    rewards: np.ndarray
+    current: np.ndarray
+    done: np.ndarray
+    truncated: np.ndarray
+
+
+class VectorEnv:
+    """B independent games of one kind; game i is seeded from ``(seed, i)`` alone.
+
+    The returned arrays are owned by the env and overwritten by the next call; copy them to
+    keep them. ``truncated[i]`` marks games cut by ``max_steps`` (0 = no cap).
+    """
+
+    def __init__(
+        self,
+        game: Game,
+        num_envs: int,
+        num_players: int | None = None,
+        seed: int = 0,
+        max_steps: int = 0,
+        **options: Any,
+    ) -> None:
+        if isinstance(num_envs, bool) or not isinstance(num_envs, (int, np.integer)):
+            raise TypeError(f"num_envs must be an int, got {type(num_envs).__name__}")
+        if num_envs < 1:
+            raise ValueError(f"num_envs must be at least 1, got {num_envs}")
+        self.game = game
+        self.num_players = game.check_num_players(
+            game.default_players if num_players is None else num_players
+        )
+        self.options = game.make_options(self.num_players, **options)
+        self.num_envs = int(num_envs)
+        self.num_actions = game.num_actions(self.num_players)
+        self.obs_size = game.obs_size(self.num_players)
+        self.max_steps = int(max_steps)
+        template = game.blank_state(self.num_players, self.options)
+        self.states = np.repeat(template[None, :], self.num_envs, axis=0)
+        b = self.num_envs
+        self.obs = np.zeros((b, self.obs_size), dtype=game.obs_dtype)
+        self.masks = np.zeros((b, self.num_actions), dtype=np.int8)
+        self.rewards = np.zeros((b, self.num_players), dtype=np.float32)
+        self.current = np.zeros(b, dtype=np.int64)
+        self.done = np.zeros(b, dtype=np.bool_)
+        self.truncated = np.zeros(b, dtype=np.bool_)
+        self._kernels = batched_kernels(game)
+        self.reset(seed)
+
+    def _result(self) -> VectorStep:
+        return VectorStep(
+            self.obs, self.masks, self.rewards, self.current, self.done, self.truncated
+        )
+
+    def reset(self, seed: int = 0) -> VectorStep:
+        """Deal every game anew; game i gets a seed derived from ``(seed, i)``."""
+        seeds = np.array([derive_seed(seed, i) for i in range(self.num_envs)], dtype=np.int64)
+        self.rewards[:] = 0
+        self.done[:] = False
+        self.truncated[:] = False
+        self._kernels.reset_all(self.states, seeds, self.obs, self.masks, self.current)
+        return self._result()
+
+    def step(self, actions: np.ndarray) -> VectorStep:
+        """Apply one action per game. Illegal actions raise ``ValueError``; nothing moves."""
+        actions = np.asarray(actions)
+        if actions.shape != (self.num_envs,) or not np.issubdtype(actions.dtype, np.integer):
+            raise TypeError(
+                f"actions must be an integer array of shape ({self.num_envs},), "
+                f"got {actions.dtype} {actions.shape}"
+            )
+        bad = self._kernels.step_all(
+            self.states,
+            actions.astype(np.int64, copy=False),
+            self.obs,
+            self.masks,
+            self.rewards,
+            self.current,
+            self.done,
+            self.truncated,
+            self.max_steps,
+        )
+        if bad >= 0:
+            raise ValueError(
+                f"action {int(actions[bad])} is not legal in game {bad}; legal actions there: "
+                f"{legal_actions(self.masks[bad])} (no game was stepped)"
+            )
+        return self._result()
+
+    def random_actions(self, rng_states: np.ndarray) -> np.ndarray:
+        """A uniformly random legal action per game, drawn from per-game RNG states."""
+        actions = np.empty(self.num_envs, dtype=np.int64)
+        random_actions(self.masks, rng_states, actions)
+        return actions

@@ -1,0 +1,1 @@
+"""Président (climbing game, Pagat basic variant)."""

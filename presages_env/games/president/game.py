@@ -1,0 +1,220 @@
+"""Président: options, sizes, rendering and position set-up around the rules kernel."""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Iterable, Sequence
+from typing import Literal
+
+import numpy as np
+
+from presages_env.core.game import Game
+from presages_env.core.header import HDR_CURRENT, HDR_NUM_PLAYERS, HDR_SEED, HDR_TERMINAL
+from presages_env.games.president import kernel as k
+from presages_env.games.president.cards import NUM_RANKS, RANK_NAMES, SET_NAMES, SUITS
+
+REWARD_SCHEMES = {"places": k.REWARD_PLACES, "match": k.REWARD_MATCH, "points": k.REWARD_POINTS}
+
+
+@dataclasses.dataclass(frozen=True)
+class PresidentOptions:
+    """Options of a Président match.
+
+    num_manches: manches in the match (1 to 60). Default 1: one manche is one episode.
+    reward_scheme: ``"places"`` (default; zero-sum after every manche, linear in the
+        finishing place from +1 for the Président to -1 for the last), ``"match"``
+        (zero-sum at the end of the match: the best seed score wins, ties share), or
+        ``"points"`` (the seed's 2 points for 1st and 1 for 2nd after each manche; not
+        zero-sum).
+    """
+
+    num_manches: int = 1
+    reward_scheme: Literal["places", "match", "points"] = "places"
+
+
+class PresidentGame(Game):
+    name = "president"
+    game_id = 1
+    min_players = 3
+    max_players = 6
+    default_players = 4
+    Options = PresidentOptions
+    reset = staticmethod(k.reset)
+    legal_mask = staticmethod(k.legal_mask)
+    step = staticmethod(k.step)
+    observe = staticmethod(k.observe)
+
+    def state_size(self, num_players: int) -> int:
+        return k.STATE_SIZE
+
+    def num_actions(self, num_players: int) -> int:
+        return k.NUM_ACTIONS
+
+    def obs_size(self, num_players: int) -> int:
+        return k.OBS_SIZE
+
+    def obs_high(self, num_players: int) -> np.ndarray:
+        high = np.ones(k.OBS_SIZE, dtype=np.int64)
+        high[k.OBS_HAND : k.OBS_HAND + 2 * NUM_RANKS] = SUITS
+        high[k.OBS_HAND_SIZE : k.OBS_HAND_SIZE + k.MAX_PLAYERS] = 52 // num_players + 2
+        high[k.OBS_PLACE : k.OBS_PLACE + 2 * k.MAX_PLAYERS] = num_players
+        high[k.OBS_SCORE : k.OBS_SCORE + k.MAX_PLAYERS] = 120
+        high[k.OBS_MANCHES_LEFT] = 60
+        return high
+
+    def validate_options(self, num_players: int, options: PresidentOptions) -> None:
+        if not isinstance(options.num_manches, (int, np.integer)) or not (
+            1 <= options.num_manches <= 60
+        ):
+            raise ValueError(
+                f"num_manches must be an int from 1 to 60, got {options.num_manches!r}"
+            )
+        if options.reward_scheme not in REWARD_SCHEMES:
+            raise ValueError(
+                f"reward_scheme must be one of {sorted(REWARD_SCHEMES)}, "
+                f"got {options.reward_scheme!r}"
+            )
+
+    def write_options(self, state: np.ndarray, options: PresidentOptions) -> None:
+        state[k.OPT_NUM_MANCHES] = options.num_manches
+        state[k.OPT_REWARD_SCHEME] = REWARD_SCHEMES[options.reward_scheme]
+
+    def read_options(self, state: np.ndarray) -> PresidentOptions:
+        scheme = {v: name for name, v in REWARD_SCHEMES.items()}[int(state[k.OPT_REWARD_SCHEME])]
+        return PresidentOptions(int(state[k.OPT_NUM_MANCHES]), scheme)
+
+    # ---- reading a state ---------------------------------------------------------------
+    def info_key(self, state: np.ndarray) -> tuple[int, int]:
+        return int(state[k.MANCHE]), int(state[HDR_TERMINAL])
+
+    def infos(self, state: np.ndarray) -> list[dict]:
+        n = int(state[HDR_NUM_PLAYERS])
+        last_places = [int(x) for x in state[k.LAST_PLACE : k.LAST_PLACE + n]]
+        return [
+            {
+                "manche": int(state[k.MANCHE]),
+                "last_manche_place": last_places[p],
+                "last_manche_places": last_places,
+                "score": int(state[k.SCORE + p]),
+            }
+            for p in range(n)
+        ]
+
+    def action_label(self, state: np.ndarray, action: int) -> str:
+        if action == k.ACTION_PASS:
+            return "pass"
+        rank, count = divmod(action - 1, k.MAX_SET)
+        if state[k.PHASE] == k.PHASE_GIVE_BACK:
+            return f"give back a {RANK_NAMES[rank]}"
+        return f"{SET_NAMES[count]} of {RANK_NAMES[rank]}"
+
+    def render(self, state: np.ndarray) -> str:
+        n = int(state[HDR_NUM_PLAYERS])
+        lines = [
+            f"Président — manche {int(state[k.MANCHE]) + 1}/{int(state[k.OPT_NUM_MANCHES])}, "
+            f"seed {int(state[HDR_SEED])}"
+        ]
+        if state[k.TOP_RANK] >= 0:
+            rank, count = int(state[k.TOP_RANK]), int(state[k.TOP_COUNT])
+            lines.append(
+                f"  to beat: {' '.join([RANK_NAMES[rank]] * count)}"
+                f" ({SET_NAMES[count - 1]}, by player_{int(state[k.TOP_PLAYER])})"
+            )
+        else:
+            lines.append("  table empty: the current player leads")
+        if state[k.EXCH_RECEIVED] >= 0:
+            given = int(state[k.EXCH_GIVEN])
+            lines.append(
+                f"  exchange: player_{int(state[k.EXCH_FROM])} gave a "
+                f"{RANK_NAMES[int(state[k.EXCH_RECEIVED])]} to player_{int(state[k.EXCH_TO])}"
+                + (f", who gave back a {RANK_NAMES[given]}" if given >= 0 else "")
+            )
+        for seat in range(n):
+            p = int(state[k.PLAYER_AT_SEAT + seat])
+            marker = ">" if state[HDR_CURRENT] == p else " "
+            cards = " ".join(
+                " ".join([RANK_NAMES[r]] * int(c)) for r, c in enumerate(hand_counts(state, p)) if c
+            )
+            status = ""
+            if state[k.PLACE + p] >= 0:
+                status = f" [out: place {int(state[k.PLACE + p]) + 1}]"
+            elif state[k.PASSED + p]:
+                status = " [passed]"
+            lines.append(
+                f"{marker} player_{p} (score {int(state[k.SCORE + p])}){status}: {cards or '-'}"
+            )
+        if state[HDR_TERMINAL]:
+            lines.append("  match over")
+        return "\n".join(lines)
+
+
+# ---- position set-up and queries (for tests, scenario studies and search) -------------
+def rank_index(card: int | str) -> int:
+    """Rank index 0 (the 3) to 12 (the 2) of a rank name like ``"10"``, ``"Q"``, or an index."""
+    if isinstance(card, str):
+        if card not in RANK_NAMES:
+            raise ValueError(f"unknown rank {card!r}; ranks are {RANK_NAMES}")
+        return RANK_NAMES.index(card)
+    if isinstance(card, (int, np.integer)) and 0 <= card < NUM_RANKS:
+        return int(card)
+    raise ValueError(f"a rank is a name in {RANK_NAMES} or an index 0..12, got {card!r}")
+
+
+def setup_position(
+    num_players: int,
+    hands: Sequence[Iterable[int | str]],
+    leader: int,
+    seed: int = 0,
+    **options,
+) -> np.ndarray:
+    """A manche starting from an explicit deal, with ``leader`` to lead the first trick.
+
+    ``hands[p]`` lists player p's cards by rank name (``["3", "3", "K", "2"]``) or index.
+    Cards of the 52 that are in no hand count as already played this manche. Seating is
+    player order; the match options are those of :class:`PresidentOptions`.
+    """
+    game = PresidentGame()
+    state = game.new_state(num_players, seed, **options)
+    n = int(state[HDR_NUM_PLAYERS])
+    if len(hands) != n:
+        raise ValueError(f"hands must list {n} hands, one per player, got {len(hands)}")
+    counts = np.zeros((n, NUM_RANKS), dtype=np.int64)
+    for p, hand in enumerate(hands):
+        for card in hand:
+            counts[p, rank_index(card)] += 1
+    over = [RANK_NAMES[r] for r in range(NUM_RANKS) if counts[:, r].sum() > SUITS]
+    if over:
+        raise ValueError(f"more than {SUITS} cards of rank(s) {over} across the hands")
+    if not isinstance(leader, (int, np.integer)) or not 0 <= leader < n or not counts[leader].any():
+        raise ValueError(f"leader must be a player 0..{n - 1} who holds cards, got {leader!r}")
+    if (counts.sum(axis=1) == 0).sum() > 0:
+        raise ValueError("every player must hold at least one card at the start of a manche")
+    state[k.HAND : k.HAND + n * NUM_RANKS] = counts.ravel()
+    state[k.GONE : k.GONE + NUM_RANKS] = SUITS - counts.sum(axis=0)
+    state[HDR_CURRENT] = leader
+    return state
+
+
+def hand_counts(state: np.ndarray, player: int) -> list[int]:
+    """Cards of each rank held by ``player`` (index 0 is the 3, index 12 the 2)."""
+    base = k.HAND + player * NUM_RANKS
+    return [int(x) for x in state[base : base + NUM_RANKS]]
+
+
+def places(state: np.ndarray) -> list[int]:
+    """Finishing place of each player in the current manche (-1 while still holding cards)."""
+    n = int(state[HDR_NUM_PLAYERS])
+    return [int(x) for x in state[k.PLACE : k.PLACE + n]]
+
+
+def seating(state: np.ndarray) -> list[int]:
+    """Players in turn order, starting from seat 0."""
+    n = int(state[HDR_NUM_PLAYERS])
+    return [int(x) for x in state[k.PLAYER_AT_SEAT : k.PLAYER_AT_SEAT + n]]
+
+
+def action_for(rank: int | str, count: int = 1) -> int:
+    """The action that plays ``count`` cards of ``rank`` (or gives back one, count 1)."""
+    if not 1 <= count <= k.MAX_SET:
+        raise ValueError(f"count must be 1..{k.MAX_SET}, got {count}")
+    return 1 + rank_index(rank) * k.MAX_SET + count - 1
