@@ -1,6 +1,7 @@
 """Known games, imported lazily so that ``import presages_env`` stays fast."""
 
 import importlib
+import importlib.util
 
 from presages_env.core.game import Game
 
