@@ -16,7 +16,7 @@ import numba as nb
 import numpy as np
 
 from presages_env.core.header import HDR_CURRENT, HDR_RNG, HDR_STEP, HDR_TERMINAL
-from presages_env.core.rng import derive_seed, splitmix_next
+from presages_env.core.rng import choose_legal, derive_seed, splitmix_next
 
 # Names the templates use; bound per game by `specialise`.
 reset = legal_mask = step = observe = None
@@ -31,13 +31,22 @@ def _reset_all(states, seeds, obs, masks, current):
 
 
 def _step_all(states, actions, obs, masks, rewards, current, done, truncated, max_steps):
-    """Apply one action per game, auto-reset finished games; returns -1 or a bad index."""
+    """Apply one action per game, auto-reset finished games; returns -1 or a bad index.
+
+    A negative action leaves its game untouched (its reward is 0 and it is not done), so
+    callers can step only the games where a given agent is to act.
+    """
     for i in range(states.shape[0]):
         a = actions[i]
-        if a < 0 or a >= masks.shape[1] or masks[i, a] == 0:
+        if a >= masks.shape[1] or (a >= 0 and masks[i, a] == 0):
             return i
     for i in nb.prange(states.shape[0]):
         state = states[i]
+        if actions[i] < 0:
+            rewards[i] = 0.0
+            done[i] = False
+            truncated[i] = False
+            continue
         step(state, actions[i], rewards[i])
         truncated[i] = state[HDR_TERMINAL] == 0 and max_steps > 0 and state[HDR_STEP] >= max_steps
         done[i] = state[HDR_TERMINAL] != 0 or truncated[i]
@@ -53,19 +62,8 @@ def _step_all(states, actions, obs, masks, rewards, current, done, truncated, ma
 def _random_actions(masks, rng_states, actions):
     """Uniform legal action per row; each row has its own splitmix64 RNG state."""
     for i in nb.prange(masks.shape[0]):
-        n_legal = 0
-        for a in range(masks.shape[1]):
-            n_legal += masks[i, a]
         rng_states[i], bits = splitmix_next(rng_states[i])
-        pick = np.int64((bits >> np.uint64(33)) % np.uint64(max(n_legal, 1)))
-        chosen = -1
-        for a in range(masks.shape[1]):
-            if masks[i, a]:
-                if pick == 0:
-                    chosen = a
-                    break
-                pick -= 1
-        actions[i] = chosen
+        actions[i] = choose_legal(masks[i], bits)
 
 
 random_actions = nb.njit(cache=True, parallel=True)(_random_actions)

@@ -123,6 +123,10 @@ class Game:
     def is_over(self, state: np.ndarray) -> bool:
         return bool(state[HDR_TERMINAL])
 
+    def teams(self, state: np.ndarray) -> np.ndarray:
+        """Team of each seat (seats of a team share rewards); by default everyone alone."""
+        return np.arange(self.num_players_of(state))
+
     def info_key(self, state: np.ndarray) -> Any:
         """A cheap value that changes whenever :meth:`infos` would; infos are rebuilt then."""
         return int(state[HDR_STEP])

@@ -62,3 +62,20 @@ def rng_shuffle(state, values, n):
         tmp = values[i]
         values[i] = values[j]
         values[j] = tmp
+
+
+@nb.njit(cache=True)
+def choose_legal(mask, bits):
+    """The legal action of ``mask`` picked uniformly by 64 random ``bits`` (-1 if none)."""
+    n_legal = 0
+    for a in range(mask.shape[0]):
+        n_legal += mask[a]
+    if n_legal == 0:
+        return -1
+    pick = np.int64((bits >> np.uint64(33)) % np.uint64(n_legal))
+    for a in range(mask.shape[0]):
+        if mask[a]:
+            if pick == 0:
+                return a
+            pick -= 1
+    return -1

@@ -92,7 +92,10 @@ class VectorEnv:
         return self._result()
 
     def step(self, actions: np.ndarray) -> VectorStep:
-        """Apply one action per game. Illegal actions raise ``ValueError``; nothing moves."""
+        """Apply one action per game; ``-1`` skips a game (no reward, not done, same obs).
+
+        An illegal action raises ``ValueError`` and no game moves.
+        """
         actions = np.asarray(actions)
         if actions.shape != (self.num_envs,) or not np.issubdtype(actions.dtype, np.integer):
             raise TypeError(
