@@ -13,7 +13,6 @@ import inspect
 import types
 
 import numba as nb
-import numpy as np
 
 from presages_env.core.header import HDR_CURRENT, HDR_RNG, HDR_STEP, HDR_TERMINAL
 from presages_env.core.rng import choose_legal, derive_seed, splitmix_next
