@@ -12,7 +12,7 @@ $(PY):
 	$(PY) -m pip install --quiet --upgrade pip
 
 $(STAMP): pyproject.toml constraints.txt | $(PY)
-	$(PIP) -e ".[dev]"
+	$(PIP) -e ".[dev,train]"
 	touch $(STAMP)
 
 run: $(STAMP)

@@ -20,16 +20,18 @@ def check_action(action: Any, mask: np.ndarray, describe=None) -> int:
     """
     if isinstance(action, np.ndarray) and action.shape == ():
         action = action.item()
-    if isinstance(action, (bool, np.bool_)) or not isinstance(action, (int, np.integer)):
-        raise TypeError(
-            f"an action is an int in [0, {len(mask)}), got {type(action).__name__} {action!r}"
-        )
     legal = legal_actions(mask)
 
     def listing() -> str:
         if describe is None:
             return str(legal)
         return ", ".join(f"{a} ({describe(a)})" for a in legal)
+
+    if isinstance(action, (bool, np.bool_)) or not isinstance(action, (int, np.integer)):
+        raise TypeError(
+            f"an action is an int in [0, {len(mask)}), got {type(action).__name__} {action!r}; "
+            f"legal actions: {listing()}"
+        )
 
     if not 0 <= action < len(mask):
         raise ValueError(

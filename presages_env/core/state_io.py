@@ -35,9 +35,15 @@ def deserialize(data: bytes, game: Game | None = None) -> np.ndarray:
         raise ValueError("truncated or corrupted game data")
     state = np.frombuffer(data, dtype="<i8", offset=_PREFIX.size).astype(np.int64)
     if game is not None:
-        if game_id != game.game_id:
+        if game_id != game.game_id or state[HDR_GAME_ID] != game.game_id:
             raise ValueError(f"the data holds game id {game_id}, not {game.name}")
-        if size != game.state_size(int(state[HDR_NUM_PLAYERS])):
+        n = int(state[HDR_NUM_PLAYERS])
+        if not game.min_players <= n <= game.max_players:
+            raise ValueError(
+                f"the data claims {n} players; {game.name} has {game.min_players}"
+                f" to {game.max_players}"
+            )
+        if size != game.state_size(n):
             raise ValueError(f"the data does not have the size of a {game.name} state")
     return state
 

@@ -56,6 +56,12 @@ class VectorEnv:
             raise TypeError(f"num_envs must be an int, got {type(num_envs).__name__}")
         if num_envs < 1:
             raise ValueError(f"num_envs must be at least 1, got {num_envs}")
+        if (
+            isinstance(max_steps, bool)
+            or not isinstance(max_steps, (int, np.integer))
+            or max_steps < 0
+        ):
+            raise ValueError(f"max_steps must be an int >= 0 (0 = no cap), got {max_steps!r}")
         self.game = game
         self.num_players = game.check_num_players(
             game.default_players if num_players is None else num_players

@@ -63,6 +63,14 @@ class SelfPlayVecEnv(VecEnv):
         super().__init__(num_envs, observation_space, action_space)
 
     # ---- seats and opponents ------------------------------------------------------------
+    def set_opponents(self, opponents: Sequence[Agent]) -> None:
+        """Draw future opponents uniformly from ``opponents``; games in progress keep theirs."""
+        for agent in opponents:
+            if agent not in self.opponents:
+                self.opponents.append(agent)
+        self.opponent_weights = np.array([a in opponents for a in self.opponents], dtype=float)
+        self.opponent_weights /= self.opponent_weights.sum()
+
     def _new_deals(self, envs: np.ndarray) -> None:
         """Draw the learner's seat (or team) and the opponent for freshly dealt games."""
         n = self.num_players

@@ -63,8 +63,11 @@ class PresidentGame(Game):
         return high
 
     def validate_options(self, num_players: int, options: PresidentOptions) -> None:
-        if not isinstance(options.num_manches, (int, np.integer)) or not (
-            1 <= options.num_manches <= 60
+        manches = options.num_manches
+        if (
+            isinstance(manches, bool)
+            or not isinstance(manches, (int, np.integer))
+            or not (1 <= manches <= 60)
         ):
             raise ValueError(
                 f"num_manches must be an int from 1 to 60, got {options.num_manches!r}"

@@ -382,3 +382,144 @@ def observe(state, player, obs):
             obs[OBS_GIVEN + state[EXCH_GIVEN]] = 1
     obs[OBS_MY_TURN] = 1 if state[HDR_CURRENT] == player else 0
     obs[OBS_MANCHES_LEFT] = state[OPT_NUM_MANCHES] - state[MANCHE]
+
+
+# ---- determinisation for search ------------------------------------------------------------
+_WEIGHT_STEPS = 1 << 30  # resolution of the weighted draws below
+
+
+@nb.njit(cache=True)
+def _binomial(n, k):
+    """``n`` choose ``k`` as a float (0 when ``k`` is out of range)."""
+    if k < 0 or k > n:
+        return 0.0
+    result = 1.0
+    for i in range(k):
+        result = result * (n - i) / (i + 1)
+    return result
+
+
+@nb.njit(cache=True)
+def _deal_unseen(world, unseen, allowed, player, count):
+    """Give ``player`` ``count`` cards drawn without replacement from the unseen cards.
+
+    Only ranks with ``allowed[rank] == 1`` are drawn; ``unseen`` counts the cards per rank
+    the observer has not located yet and is updated.
+    """
+    available = 0
+    for r in range(NUM_RANKS):
+        available += unseen[r] * allowed[r]
+    base = HAND + player * NUM_RANKS
+    for _ in range(count):
+        pick = rng_below(world, available)
+        rank = -1
+        while pick >= 0:
+            rank += 1
+            pick -= unseen[rank] * allowed[rank]
+        unseen[rank] -= 1
+        world[base + rank] += 1
+        available -= 1
+
+
+@nb.njit(cache=True)
+def _exchange_knowledge(state, player):
+    """What ``player`` knows of the other exchange party's hand from this manche's exchange.
+
+    Returns ``(party, highest, known, fewest, most)``: the other party (-1 if ``player``
+    took no part in an exchange), the highest rank it may hold freely, and a rank ``known``
+    (-1: none) of which it holds between ``fewest`` and ``most`` cards. Cards only leave a
+    hand during a manche, so what held after the exchange still bounds the hand now.
+    """
+    received = state[EXCH_RECEIVED]
+    given = state[EXCH_GIVEN]
+    if received < 0:
+        return -1, NUM_RANKS - 1, -1, 0, 0
+    if player == state[EXCH_TO]:
+        # The last player gave their strongest card, so held nothing above it but the card
+        # given back, which they keep until a card of its rank is played.
+        if given < 0:
+            return state[EXCH_FROM], received, -1, 0, 0
+        fewest = 1 if state[GONE + given] == 0 else 0
+        most = 1 if given > received else SUITS
+        return state[EXCH_FROM], received, given, fewest, most
+    if player == state[EXCH_FROM]:
+        # The Président keeps the card received unless it was given straight back or a card
+        # of its rank has been played since.
+        fewest = 1 if state[GONE + received] == 0 and given != received else 0
+        return state[EXCH_TO], NUM_RANKS - 1, received, fewest, SUITS
+    return -1, NUM_RANKS - 1, -1, 0, 0
+
+
+@nb.njit(cache=True)
+def _deal_exchange_party(world, unseen, party, size, highest, known, fewest, most):
+    """Deal ``party`` ``size`` cards uniformly among the hands allowed by the exchange.
+
+    First the number of cards of rank ``known`` is drawn with the weight of the hands that
+    hold that many (a product of binomials), then the rest come from the freely allowed
+    ranks, which makes every allowed hand equally likely.
+    """
+    allowed = np.zeros(NUM_RANKS, dtype=np.int64)
+    free = 0
+    for r in range(highest + 1):
+        if r != known:
+            allowed[r] = 1
+            free += unseen[r]
+    count = 0
+    if known >= 0:
+        top = min(most, unseen[known], size)
+        total = 0.0
+        for c in range(fewest, top + 1):
+            total += _binomial(unseen[known], c) * _binomial(free, size - c)
+        target = rng_below(world, _WEIGHT_STEPS) / _WEIGHT_STEPS * total
+        count = fewest
+        target -= _binomial(unseen[known], count) * _binomial(free, size - count)
+        while target >= 0.0 and count < top:
+            count += 1
+            target -= _binomial(unseen[known], count) * _binomial(free, size - count)
+        world[HAND + party * NUM_RANKS + known] += count
+        unseen[known] -= count
+    _deal_unseen(world, unseen, allowed, party, size - count)
+
+
+@nb.njit(cache=True)
+def sample_world(state, player, seed, world):
+    """Write into ``world`` a full state ``player`` cannot tell apart from ``state``.
+
+    Kept: ``player``'s hand and everything public (cards played, hand sizes, places,
+    seating, the trick, scores). The other players' hands are re-dealt uniformly from the
+    cards ``player`` has not seen, with their sizes kept, among the deals consistent with
+    this manche's exchange when ``player`` took part in it: the Président knows the last
+    player held nothing above the card they gave (except the card given back, which they
+    hold while no card of its rank has been played); the last player knows the Président
+    holds the card received while no card of its rank has been played (unless it was given
+    straight back). The world's RNG is re-seeded from ``seed`` so later deals are unknown,
+    and the shuffle scratch and the true seed, which would reveal the deal, are cleared; a
+    player outside the exchange gets a world with the exchanged ranks forgotten.
+
+    Not enforced: inferences from the play history (who played which cards, who passed
+    with a playable hand), which the state does not record, and the exchanges of earlier
+    manches (the cards have been re-dealt since).
+    """
+    world[:] = state
+    rng_seed(world, seed)
+    world[HDR_SEED] = seed
+    world[DECK : DECK + NUM_CARDS] = 0
+    n = state[HDR_NUM_PLAYERS]
+    unseen = np.empty(NUM_RANKS, dtype=np.int64)
+    for r in range(NUM_RANKS):
+        unseen[r] = SUITS - state[GONE + r] - state[HAND + player * NUM_RANKS + r]
+    sizes = np.zeros(MAX_PLAYERS, dtype=np.int64)
+    for p in range(n):
+        if p != player:
+            sizes[p] = _hand_size(state, p)
+            world[HAND + p * NUM_RANKS : HAND + (p + 1) * NUM_RANKS] = 0
+    party, highest, known, fewest, most = _exchange_knowledge(state, player)
+    if party >= 0:
+        _deal_exchange_party(world, unseen, party, sizes[party], highest, known, fewest, most)
+        sizes[party] = 0
+    else:
+        world[EXCH_RECEIVED] = -1
+        world[EXCH_GIVEN] = -1
+    every_rank = np.ones(NUM_RANKS, dtype=np.int64)
+    for p in range(n):
+        _deal_unseen(world, unseen, every_rank, p, sizes[p])

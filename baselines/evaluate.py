@@ -1,0 +1,111 @@
+"""Round-robin evaluation of agents on one game of presages_env.
+
+    python baselines/evaluate.py --game president --agents random heuristic ppo:runs/ppo/model.zip
+
+Every ordered pair of agents plays --games games: the first agent plays one side (a seat,
+or a whole team), the second all the others, the sides rotating from game to game, on the
+same fixed-seed deals for every pair. Prints and writes under --out: results.md (win rates
+and mean rewards with 95% intervals, openskill ratings and, for team games, the cross-play
+matrix of partners against --opponent) and winrates.png (plus crossplay.png for team games).
+Agents: random (random:SEED for another seed), heuristic, search (ISMCTS, --simulations per
+move), ppo:PATH (a model.zip).
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+from pathlib import Path
+
+from presages_env.agents import Agent, HeuristicAgent, RandomAgent
+from presages_env.evaluation import (
+    cross_play,
+    cross_play_table,
+    has_teams,
+    plot_cross_play,
+    plot_win_rates,
+    rate,
+    ratings_table,
+    results_table,
+    round_robin,
+)
+
+
+def parse_args() -> argparse.Namespace:
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("--game", default="presages")
+    p.add_argument("--players", type=int, default=None, help="number of players")
+    p.add_argument("--games", type=int, default=1000, help="games per ordered pair of agents")
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--agents", nargs="+", default=["random", "heuristic"])
+    p.add_argument("--opponent", default="heuristic", help="cross-play opponent (team games)")
+    p.add_argument("--simulations", type=int, default=100, help="search agent, per move")
+    p.add_argument("--num-envs", type=int, default=256, help="games played in parallel")
+    p.add_argument("--out", default="runs/eval")
+    return p.parse_args()
+
+
+def make_agent(spec: str, args: argparse.Namespace) -> tuple[str, Agent]:
+    """The agent a command-line name stands for, and the label it gets in the tables."""
+    kind, _, path = spec.partition(":")
+    if kind == "random":
+        return spec, RandomAgent(int(path) if path else args.seed)
+    if kind == "heuristic":
+        try:
+            return "heuristic", HeuristicAgent(args.game)
+        except ModuleNotFoundError as error:
+            raise SystemExit(f"no heuristic agent for {args.game} yet ({error})") from error
+    if kind == "search":
+        try:
+            from presages_env.agents.search import ISMCTSAgent
+        except ImportError as error:
+            raise SystemExit(f"the search agent is unavailable ({error})") from error
+        return "search", ISMCTSAgent(args.game, simulations=args.simulations, seed=args.seed)
+    if kind == "ppo" and path:
+        try:
+            from presages_env.agents.ppo import PPOAgent
+        except ImportError as error:
+            raise SystemExit(f"PPO agents need the train extra (torch, sb3): {error}") from error
+        return f"ppo:{Path(path).stem}", PPOAgent.load(path)
+    raise SystemExit(f"unknown agent {spec!r}; use random[:SEED], heuristic, search or ppo:PATH")
+
+
+def main() -> None:
+    args = parse_args()
+    agents = dict(make_agent(spec, args) for spec in args.agents)
+    if len(agents) < 2 or len(agents) != len(args.agents):
+        raise SystemExit(f"give at least two distinct agents, got {args.agents}")
+    setting = dict(num_players=args.players, seed=args.seed, num_envs=args.num_envs)
+    out = Path(args.out)
+    start = time.perf_counter()
+
+    results = round_robin(args.game, agents, args.games, progress=True, **setting)
+    sections = [
+        f"# Evaluation: {args.game}, {results[0].num_players} players",
+        f"{args.games:,} games per ordered pair, seed {args.seed}. The agent plays one side "
+        "(a seat or a team), the opponents every other side; chance is the win rate of an "
+        "agent exactly as strong as its opponents. Ties for the top count as half a win.",
+        "## Head-to-head\n\n" + results_table(results),
+        "## openskill ratings (Plackett-Luce)\n\n" + ratings_table(rate(results)),
+    ]
+    plot_win_rates(results, out / "winrates.png")
+
+    if has_teams(args.game, args.players):
+        _, opponent = make_agent(args.opponent, args)
+        matrix = cross_play(args.game, agents, opponent, args.games, progress=True, **setting)
+        sections.append(
+            f"## Cross-play against {args.opponent}\n\nRow agent in one seat of a team, "
+            "column agent in its other seat(s): how well agents that never trained together "
+            "cooperate.\n\n" + cross_play_table(matrix)
+        )
+        plot_cross_play(matrix, out / "crossplay.png")
+
+    sections.append(f"Evaluated in {time.perf_counter() - start:.0f}s.")
+    report = "\n\n".join(sections) + "\n"
+    print(report)
+    (out / "results.md").write_text(report, encoding="utf-8")
+    print(f"wrote {out / 'results.md'} and {out / 'winrates.png'}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,63 @@
+"""Self-play MaskablePPO on one game of presages_env.
+
+    python baselines/train_ppo.py --game president --time-budget 300 --out runs/ppo
+
+The learner plays a random seat (or, with --team-play, every seat of its team) against an
+opponent pool: the baseline agents plus frozen snapshots of itself. Writes under --out:
+config.json, model.zip (the policy), logs/ (CSV + TensorBoard), learning_curve.csv/.png.
+"""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+from presages_env.training.self_play import TrainConfig, plot_learning_curve, train
+
+
+def parse_args() -> TrainConfig:
+    defaults = TrainConfig()
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("--game", default=defaults.game)
+    p.add_argument("--players", type=int, default=None, help="number of players")
+    p.add_argument("--team-play", action="store_true", help="learner plays its whole team")
+    p.add_argument("--timesteps", type=int, default=defaults.total_timesteps)
+    p.add_argument("--time-budget", type=float, default=defaults.time_budget_s, help="seconds")
+    p.add_argument("--num-envs", type=int, default=defaults.num_envs)
+    p.add_argument("--n-steps", type=int, default=defaults.n_steps)
+    p.add_argument("--batch-size", type=int, default=defaults.batch_size)
+    p.add_argument("--lr", type=float, default=defaults.learning_rate)
+    p.add_argument("--eval-games", type=int, default=defaults.eval_games)
+    p.add_argument("--seed", type=int, default=defaults.seed)
+    p.add_argument("--out", default=defaults.out_dir)
+    a = p.parse_args()
+    return TrainConfig(
+        game=a.game,
+        num_players=a.players,
+        team_play=a.team_play,
+        total_timesteps=a.timesteps,
+        time_budget_s=a.time_budget,
+        num_envs=a.num_envs,
+        n_steps=a.n_steps,
+        batch_size=a.batch_size,
+        learning_rate=a.lr,
+        eval_games=a.eval_games,
+        seed=a.seed,
+        out_dir=a.out,
+    )
+
+
+def main() -> None:
+    config = parse_args()
+    _model, curve = train(config)
+    plot_learning_curve(curve, Path(config.out_dir) / "learning_curve.png")
+    last = curve[-1]
+    print(f"trained {last['timesteps']:,} decisions in {last['seconds']:.0f}s")
+    for key, value in last.items():
+        if key.startswith(("win_rate", "mean_reward")):
+            print(f"  {key}: {value:.3f}")
+    print(f"model: {Path(config.out_dir) / 'model.zip'}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,51 @@
+"""Evaluation: tournaments with rotated seats, win rates with confidence intervals,
+openskill ratings and cross-play matrices (numpy only; openskill and matplotlib are imported
+when rating and plotting)."""
+
+from presages_env.evaluation.report import (
+    cross_play_table,
+    plot_cross_play,
+    plot_win_rates,
+    ratings_table,
+    results_table,
+)
+from presages_env.evaluation.stats import (
+    Estimate,
+    format_number,
+    format_percent,
+    mean_interval,
+    wilson_interval,
+    win_rate,
+)
+from presages_env.evaluation.tournament import (
+    CrossPlayResult,
+    MatchResult,
+    Rating,
+    cross_play,
+    has_teams,
+    head_to_head,
+    rate,
+    round_robin,
+)
+
+__all__ = [
+    "CrossPlayResult",
+    "Estimate",
+    "MatchResult",
+    "Rating",
+    "cross_play",
+    "cross_play_table",
+    "format_number",
+    "format_percent",
+    "has_teams",
+    "head_to_head",
+    "mean_interval",
+    "plot_cross_play",
+    "plot_win_rates",
+    "rate",
+    "ratings_table",
+    "results_table",
+    "round_robin",
+    "wilson_interval",
+    "win_rate",
+]

@@ -1,0 +1,85 @@
+"""Confidence intervals for tournament results (numpy and the standard library only)."""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from statistics import NormalDist
+
+import numpy as np
+
+
+@dataclass(frozen=True)
+class Estimate:
+    """A point estimate with the bounds of its confidence interval, from ``n`` samples."""
+
+    value: float
+    low: float
+    high: float
+    n: int
+
+    @property
+    def half_width(self) -> float:
+        return (self.high - self.low) / 2
+
+
+def z_score(confidence: float) -> float:
+    """The two-sided normal quantile, e.g. 1.96 for 0.95."""
+    if not 0.0 < confidence < 1.0:
+        raise ValueError(f"confidence must be strictly between 0 and 1, got {confidence}")
+    return NormalDist().inv_cdf(0.5 + confidence / 2)
+
+
+def wilson_interval(successes: float, n: int, confidence: float = 0.95) -> tuple[float, float]:
+    """Wilson score interval of a success proportion.
+
+    Unlike the normal ("Wald") interval it stays inside [0, 1] and keeps its coverage near
+    0% and 100%, which is where one-sided match-ups end up. ``successes`` may be fractional
+    (a tie counts as half a success).
+    """
+    if n <= 0:
+        raise ValueError(f"a win rate needs at least one game, got n={n}")
+    if not 0 <= successes <= n:
+        raise ValueError(f"successes must be within [0, n={n}], got {successes}")
+    z = z_score(confidence)
+    p = successes / n
+    denominator = 1 + z * z / n
+    centre = (p + z * z / (2 * n)) / denominator
+    spread = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denominator
+    return max(0.0, centre - spread), min(1.0, centre + spread)
+
+
+def win_rate(outcomes: np.ndarray, confidence: float = 0.95) -> Estimate:
+    """Win rate of per-game outcomes 1 (win), 0.5 (tie for the top) or 0 (loss).
+
+    A tie counts as half a win, so two equally strong agents score 50% however often they
+    tie; the Wilson interval is then taken on the fractional number of wins.
+    """
+    outcomes = np.asarray(outcomes, dtype=np.float64)
+    wins = float(outcomes.sum())
+    low, high = wilson_interval(wins, outcomes.size, confidence)
+    return Estimate(wins / outcomes.size, low, high, outcomes.size)
+
+
+def mean_interval(values: np.ndarray, confidence: float = 0.95) -> Estimate:
+    """Mean with the normal-approximation interval ``mean ± z·s/√n`` (needs n ≥ 2)."""
+    values = np.asarray(values, dtype=np.float64)
+    if values.size < 2:
+        raise ValueError(f"a mean's interval needs at least two values, got {values.size}")
+    mean = float(values.mean())
+    spread = z_score(confidence) * float(values.std(ddof=1)) / math.sqrt(values.size)
+    return Estimate(mean, mean - spread, mean + spread, values.size)
+
+
+def format_percent(estimate: Estimate) -> str:
+    """``"52.3% ± 2.1"``: the estimate and half the interval's width, in percentage points.
+
+    Wilson intervals are slightly asymmetric; the ± shows their half-width, and the exact
+    bounds stay in the :class:`Estimate`.
+    """
+    return f"{100 * estimate.value:.1f}% ± {100 * estimate.half_width:.1f}"
+
+
+def format_number(estimate: Estimate) -> str:
+    """``"+0.123 ± 0.045"`` for a mean such as a reward."""
+    return f"{estimate.value:+.3f} ± {estimate.half_width:.3f}"

@@ -1,0 +1,400 @@
+"""Tournaments through the vector env: balanced seats, fixed seeds, win rates and ratings.
+
+A game is seen as a contest between *sides*: the teams of ``Game.teams`` (read right after
+each deal, since a deal may decide the teams), so in a game without teams every seat is a
+side. Each tournament game measures one side, the *focus*: agent A in a head-to-head, a pair
+of partners in cross-play. The focused side rotates with the game number (game k focuses
+side ``k mod number of sides``), so over a multiple of that number of games every side is
+played equally often and no agent profits from a lucky seat. The vector env deals game i of
+a batch from ``(seed, i)``, so the same seed and freshly built agents give the same result.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections import defaultdict
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from presages_env.agents.base import Agent
+from presages_env.core.game import Game
+from presages_env.core.vector import VectorEnv
+from presages_env.evaluation.stats import Estimate, mean_interval, win_rate
+from presages_env.games import get_game
+
+# Rewards closer than this count as equal when deciding who won (they are float sums).
+TIE_TOLERANCE = 1e-6
+
+# A seating plan: given the game number k and the side of every seat of the new deal,
+# return the focused side and, for every seat, the index of the agent that plays it.
+SeatingPlan = Callable[[int, np.ndarray], tuple[int, np.ndarray]]
+
+
+@dataclass(frozen=True, eq=False)
+class MatchResult:
+    """Per-game record of a series where ``focus`` played one side and ``others`` the rest.
+
+    ``seat_rewards[g, s]`` is seat s's total reward in game g, ``seat_sides[g, s]`` its side
+    (0 .. number of sides - 1) and ``focus_side[g]`` the side the focus played.
+    """
+
+    focus: str
+    others: str
+    game: str
+    num_players: int
+    seat_rewards: np.ndarray
+    seat_sides: np.ndarray
+    focus_side: np.ndarray
+
+    @property
+    def num_games(self) -> int:
+        return int(self.focus_side.size)
+
+    @property
+    def focus_seats(self) -> np.ndarray:
+        """``[G, P]`` booleans: the seats the focus played in each game."""
+        return self.seat_sides == self.focus_side[:, None]
+
+    def side_rewards(self) -> np.ndarray:
+        """``[G, S]`` mean reward of each side's seats (``-inf`` for a side a deal lacks)."""
+        games = np.broadcast_to(np.arange(self.num_games)[:, None], self.seat_sides.shape)
+        shape = (self.num_games, int(self.seat_sides.max()) + 1)
+        sums, counts = np.zeros(shape), np.zeros(shape)
+        np.add.at(sums, (games, self.seat_sides), self.seat_rewards)
+        np.add.at(counts, (games, self.seat_sides), 1)
+        return np.where(counts > 0, sums / np.maximum(counts, 1), -np.inf)
+
+    def focus_rewards(self) -> np.ndarray:
+        """The focused side's reward in each game."""
+        return self.side_rewards()[np.arange(self.num_games), self.focus_side]
+
+    def outcomes(self) -> np.ndarray:
+        """Per game: 1 if the focus's reward beats every other side's, 0.5 if it ties for
+        the top, 0 otherwise."""
+        sides = self.side_rewards()
+        games = np.arange(self.num_games)
+        focus = sides[games, self.focus_side]
+        sides[games, self.focus_side] = -np.inf
+        best_other = sides.max(axis=1)
+        tied = np.abs(focus - best_other) <= TIE_TOLERANCE
+        return np.where(tied, 0.5, np.where(focus > best_other, 1.0, 0.0))
+
+    @property
+    def win_rate(self) -> float:
+        """Share of games won by the focus, ties counting as half."""
+        return float(self.outcomes().mean())
+
+    @property
+    def mean_reward(self) -> float:
+        return float(self.focus_rewards().mean())
+
+    def win_rate_ci(self, confidence: float = 0.95) -> Estimate:
+        """The win rate with its Wilson interval."""
+        return win_rate(self.outcomes(), confidence)
+
+    def mean_reward_ci(self, confidence: float = 0.95) -> Estimate:
+        """The mean reward with its normal interval."""
+        return mean_interval(self.focus_rewards(), confidence)
+
+    @property
+    def chance(self) -> float:
+        """Expected win rate of a focus exactly as strong as its opponents (1 / sides)."""
+        return float(np.mean(1.0 / (self.seat_sides.max(axis=1) + 1)))
+
+
+@dataclass(frozen=True)
+class Rating:
+    """An openskill rating; ``ordinal = mu - 3·sigma`` is a skill the agent very likely has."""
+
+    mu: float
+    sigma: float
+    ordinal: float
+
+
+@dataclass(frozen=True, eq=False)
+class CrossPlayResult:
+    """Partner pairs against a fixed opponent: ``matches[(x, y)]`` has agent x in one seat of
+    the focused team and agent y in its other seat(s)."""
+
+    names: list[str]
+    opponent: str
+    matches: dict[tuple[str, str], MatchResult]
+
+    def win_rates(self, confidence: float = 0.95) -> list[list[Estimate]]:
+        """Matrix of the pairs' win rates: row x, column y."""
+        names = self.names
+        return [[self.matches[x, y].win_rate_ci(confidence) for y in names] for x in names]
+
+
+def head_to_head(
+    game: str | Game,
+    agent_a: Agent,
+    agent_b: Agent,
+    num_games: int,
+    num_players: int | None = None,
+    seed: int = 0,
+    num_envs: int = 256,
+    *,
+    names: tuple[str, str] | None = None,
+    progress: bool = False,
+    **options: Any,
+) -> MatchResult:
+    """``agent_a`` plays one side (a seat, or every seat of a team), ``agent_b`` all others.
+
+    ``names`` label the two agents in the result (default: their ``name`` attributes);
+    ``options`` are the game's options (and ``max_steps``).
+    """
+    name_a, name_b = names or (agent_a.name, agent_b.name)
+    vec = _vector_env(game, num_games, num_players, seed, num_envs, options)
+    label = f"{name_a} vs {name_b}" if progress else None
+    arrays = _play(vec, [agent_a, agent_b], _one_side_against_the_rest, num_games, label)
+    return MatchResult(name_a, name_b, vec.game.name, vec.num_players, *arrays)
+
+
+def round_robin(
+    game: str | Game,
+    agents: dict[str, Agent],
+    num_games: int,
+    num_players: int | None = None,
+    seed: int = 0,
+    num_envs: int = 256,
+    *,
+    progress: bool = False,
+    **options: Any,
+) -> list[MatchResult]:
+    """A head-to-head for every ordered pair of distinct agents, all on the same deals."""
+    if len(agents) < 2:
+        raise ValueError(f"a round robin needs at least two agents, got {sorted(agents)}")
+    return [
+        head_to_head(
+            game,
+            agents[a],
+            agents[b],
+            num_games,
+            num_players,
+            seed,
+            num_envs,
+            names=(a, b),
+            progress=progress,
+            **options,
+        )
+        for a, b in itertools.permutations(agents, 2)
+    ]
+
+
+def cross_play(
+    game: str | Game,
+    agents: dict[str, Agent],
+    opponent: Agent,
+    num_games: int,
+    num_players: int | None = None,
+    seed: int = 0,
+    num_envs: int = 256,
+    *,
+    progress: bool = False,
+    **options: Any,
+) -> CrossPlayResult:
+    """Every ordered pair (x, y), x = y included, as partners against ``opponent``.
+
+    Agents trained apart have never met; how well they win together measures ad-hoc
+    cooperation. x takes one seat of the focused team (rotating over its seats), y the
+    rest of that team, ``opponent`` every other team. Raises ``ValueError`` for a game
+    without teams.
+    """
+    probe = VectorEnv(_describe(game), 1, num_players, **options)
+    if not _has_teams(probe):
+        raise ValueError(
+            f"cross-play pairs partners, but {probe.game.name} at {probe.num_players} players "
+            "seats everyone in their own team; use a team game such as presages"
+        )
+    matches = {}
+    for x, y in itertools.product(agents, repeat=2):
+        vec = _vector_env(game, num_games, num_players, seed, num_envs, options)
+        players = [agents[x], agents[y], opponent]
+        label = f"{x} + {y} vs {opponent.name}" if progress else None
+        arrays = _play(vec, players, _partners_against_opponent, num_games, label)
+        matches[x, y] = MatchResult(
+            f"{x} + {y}", opponent.name, vec.game.name, vec.num_players, *arrays
+        )
+    return CrossPlayResult(list(agents), opponent.name, matches)
+
+
+def has_teams(game: str | Game, num_players: int | None = None, **options: Any) -> bool:
+    """Whether some seats share a team (judged on one deal: team sizes never depend on it)."""
+    return _has_teams(VectorEnv(_describe(game), 1, num_players, **options))
+
+
+def rate(results: Sequence[MatchResult]) -> dict[str, Rating]:
+    """openskill (Plackett-Luce) ratings of the agents of head-to-head results.
+
+    Every game is one match whose teams are its sides, ranked by their rewards (equal
+    rewards tie). An agent playing several sides of a game (agent B) takes the average of
+    the updates of its copies, so each game counts once for it. Games are replayed
+    interleaved across the results, so no pairing is systematically rated last.
+    """
+    from openskill.models import PlackettLuce
+
+    model = PlackettLuce()
+    ratings: dict[str, Any] = {}
+    side_rewards = [result.side_rewards() for result in results]
+    for index, g in _interleaved([result.num_games for result in results]):
+        names = _side_agents(results[index], g)
+        scores = [float(reward) for reward in side_rewards[index][g, : len(names)]]
+        _rate_game(model, ratings, names, scores)
+    return {name: Rating(r.mu, r.sigma, r.ordinal()) for name, r in ratings.items()}
+
+
+def _side_agents(result: MatchResult, g: int) -> list[str]:
+    """Who played each side of game ``g``."""
+    num_sides = int(result.seat_sides[g].max()) + 1
+    return [
+        result.focus if side == result.focus_side[g] else result.others for side in range(num_sides)
+    ]
+
+
+def _rate_game(model: Any, ratings: dict[str, Any], names: list[str], scores: list[float]) -> None:
+    """One openskill update of ``ratings`` in place; higher scores rank higher."""
+    teams = [[ratings.setdefault(name, model.rating(name=name))] for name in names]
+    copies: dict[str, list] = defaultdict(list)
+    for name, (rating,) in zip(names, model.rate(teams, scores=scores), strict=True):
+        copies[name].append(rating)
+    for name, versions in copies.items():
+        mu = float(np.mean([v.mu for v in versions]))
+        sigma = float(np.mean([v.sigma for v in versions]))
+        ratings[name] = model.rating(mu=mu, sigma=sigma, name=name)
+
+
+# ---- seating plans --------------------------------------------------------------------------
+def _one_side_against_the_rest(k: int, sides: np.ndarray) -> tuple[int, np.ndarray]:
+    """Agent 0 plays side ``k mod S``, agent 1 every other side."""
+    focus = k % (int(sides.max()) + 1)
+    return focus, np.where(sides == focus, 0, 1)
+
+
+def _partners_against_opponent(k: int, sides: np.ndarray) -> tuple[int, np.ndarray]:
+    """Agent 0 takes one seat of side ``k mod S`` (the seat rotating every S games),
+    agent 1 the team's other seats, agent 2 every other side."""
+    num_sides = int(sides.max()) + 1
+    focus = k % num_sides
+    team = np.flatnonzero(sides == focus)
+    seat_agents = np.full(sides.size, 2)
+    seat_agents[team] = 1
+    seat_agents[team[(k // num_sides) % team.size]] = 0
+    return focus, seat_agents
+
+
+# ---- playing --------------------------------------------------------------------------------
+def _vector_env(
+    game: str | Game,
+    num_games: int,
+    num_players: int | None,
+    seed: int,
+    num_envs: int,
+    options: dict[str, Any],
+) -> VectorEnv:
+    if isinstance(num_games, bool) or not isinstance(num_games, (int, np.integer)):
+        raise TypeError(f"num_games must be an int, got {type(num_games).__name__}")
+    if num_games < 2:
+        raise ValueError(f"play at least two games to get a confidence interval, got {num_games}")
+    return VectorEnv(_describe(game), min(num_envs, num_games), num_players, seed=seed, **options)
+
+
+def _sides(vec: VectorEnv, env: int) -> np.ndarray:
+    """Side of each seat in the game of ``env``: its team, renumbered 0 .. S-1."""
+    teams = np.asarray(vec.game.teams(vec.states[env]))
+    return np.unique(teams, return_inverse=True)[1].reshape(-1)
+
+
+def _describe(game: str | Game) -> Game:
+    return get_game(game) if isinstance(game, str) else game
+
+
+def _has_teams(vec: VectorEnv) -> bool:
+    return int(_sides(vec, 0).max()) + 1 < vec.num_players
+
+
+def _act(agent: Agent, vec: VectorEnv, envs: np.ndarray) -> np.ndarray:
+    """Search agents read the full state (they sample worlds from it); others observe."""
+    if getattr(agent, "needs_state", False):
+        return agent.act_states(vec.states[envs])
+    return agent.act_batch(vec.obs[envs], vec.masks[envs])
+
+
+def _actions(
+    vec: VectorEnv, agents: Sequence[Agent], seat_agents: np.ndarray, playing: np.ndarray
+) -> np.ndarray:
+    """Each playing game's action from the agent seated at its current seat; -1 elsewhere."""
+    to_act = seat_agents[np.arange(vec.num_envs), vec.current]
+    actions = np.full(vec.num_envs, -1, dtype=np.int64)
+    for index, agent in enumerate(agents):
+        envs = np.flatnonzero(playing & (to_act == index))
+        if envs.size:
+            actions[envs] = _act(agent, vec, envs)
+    return actions
+
+
+def _play(
+    vec: VectorEnv,
+    agents: Sequence[Agent],
+    plan: SeatingPlan,
+    num_games: int,
+    progress_label: str | None,
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Play ``num_games`` games seated by ``plan``; returns seat rewards, seat sides and the
+    focused sides. Game k starts in the first env free once games 0..k-1 have started.
+    A progress bar is shown when ``progress_label`` is given."""
+    b, p = vec.num_envs, vec.num_players
+    seat_rewards = np.zeros((num_games, p))
+    seat_sides = np.zeros((num_games, p), dtype=np.int64)
+    focus_side = np.zeros(num_games, dtype=np.int64)
+    game_of_env = np.full(b, -1)  # -1: idle, every game is started
+    seat_agents = np.zeros((b, p), dtype=np.int64)
+    totals = np.zeros((b, p))
+
+    def start(env: int, k: int) -> None:
+        sides = _sides(vec, env)
+        focus_side[k], seat_agents[env] = plan(k, sides)
+        seat_sides[k] = sides
+        game_of_env[env] = k
+
+    for env in range(b):
+        start(env, env)
+    next_game, finished = b, 0
+    bar = _progress_bar(num_games, progress_label)
+    while finished < num_games:
+        playing = game_of_env >= 0
+        out = vec.step(_actions(vec, agents, seat_agents, playing))
+        totals[playing] += out.rewards[playing]
+        for env in np.flatnonzero(out.done & playing):
+            seat_rewards[game_of_env[env]] = totals[env]
+            totals[env] = 0.0
+            finished += 1
+            if next_game < num_games:
+                start(env, next_game)
+                next_game += 1
+            else:
+                game_of_env[env] = -1
+        if bar is not None:
+            bar.update(int(np.count_nonzero(out.done & playing)))
+    if bar is not None:
+        bar.close()
+    return seat_rewards, seat_sides, focus_side
+
+
+def _progress_bar(total: int, label: str | None):
+    if label is None:
+        return None
+    from tqdm import tqdm
+
+    return tqdm(total=total, unit="game", desc=label)
+
+
+def _interleaved(lengths: Sequence[int]) -> Iterator[tuple[int, int]]:
+    """(series, game) pairs taking game 0 of every series, then game 1 of every series..."""
+    for g in range(max(lengths, default=0)):
+        for index, length in enumerate(lengths):
+            if g < length:
+                yield index, g

@@ -1,0 +1,556 @@
+"""Aciliande: options, sizes, rendering, position set-up and queries around the kernel.
+
+Action space (47 actions, the same at every decision; the mask selects):
+
+* ``0..10``  — dealer's hand size ``a + 1`` (node ``HAND_SIZE``)
+* ``11..22`` — bid ``a - 11`` tricks (node ``BID``)
+* ``23..44`` — play major arcanum ``a - 23`` (node ``PLAY``)
+* ``45``     — ``TAKE``: the first Goddess of the trick wins it (node ``DECLARE``)
+* ``46``     — ``LEAVE``: the first Goddess of the trick cannot win it (node ``DECLARE``)
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Iterable, Sequence
+from typing import Any, Literal
+
+import numpy as np
+
+from presages_env.core.actions import check_action
+from presages_env.core.game import Game
+from presages_env.core.header import HDR_CURRENT, HDR_NUM_PLAYERS, HDR_SEED, HDR_TERMINAL
+from presages_env.games.aciliande import kernel as k
+from presages_env.games.aciliande.cards import DEFAULT_GODDESSES, NUM_CARDS, card_name
+
+MAX_LIVES = 99
+MAX_STAKE = 1000
+TIEBREAKS = {"lives": k.TIEBREAK_LIVES, "share": k.TIEBREAK_SHARE}
+
+NUM_ACTIONS = k.NUM_ACTIONS
+TAKE = k.ACT_TAKE
+LEAVE = k.ACT_LEAVE
+
+NODE_NAMES = ("HAND_SIZE", "BID", "PLAY", "DECLARE", "GAME_OVER")
+END_REASONS = (
+    "",
+    "third Goddess",
+    "last survivor",
+    "all eliminated",
+    "duel: more lives",
+    "duel: shared",
+    "one team left",
+)
+DECLARATIONS = ("", "take", "leave")
+
+
+@dataclasses.dataclass(frozen=True)
+class AciliandeOptions:
+    """Options of an Aciliande game (defaults from the rules specification).
+
+    goddesses: the three major arcana that are Goddesses (default II, III, XVII).
+    lives: life cards each player starts with: one int for everybody (default 3, 1 to 99)
+        or one int per player (a handicap).
+    stake: coins each player puts in the pot (default 1, up to 1000).
+    fixed_hand_size: ``None`` (default) lets the dealer choose the hand size of every
+        ordinary manche; an int fixes it for the whole game (1 to 22 // players).
+    teams: team variant (4 or 6 players; partners are the even seats and the odd seats):
+        a team must make the sum of its members' bids. Default ``False``.
+    duel_tiebreak: both duellists still in after the third duel manche: ``"lives"``
+        (default: more life cards wins, equal lives share) or ``"share"`` (always share).
+    """
+
+    goddesses: tuple[int, int, int] = DEFAULT_GODDESSES
+    lives: int | tuple[int, ...] = 3
+    stake: int = 1
+    fixed_hand_size: int | None = None
+    teams: bool = False
+    duel_tiebreak: Literal["lives", "share"] = "lives"
+
+
+def _is_int(value: Any) -> bool:
+    return isinstance(value, (int, np.integer)) and not isinstance(value, (bool, np.bool_))
+
+
+def _lives_per_seat(lives: Any, num_players: int) -> list[int]:
+    """The starting lives of each seat, validated."""
+    per_seat = [lives] * num_players if _is_int(lives) else lives
+    if not isinstance(per_seat, (tuple, list)) or len(per_seat) != num_players:
+        raise ValueError(
+            f"lives must be an int or a sequence of {num_players} ints (one per player), "
+            f"got {lives!r}"
+        )
+    if not all(_is_int(x) and 1 <= x <= MAX_LIVES for x in per_seat):
+        raise ValueError(f"each player's lives must be an int from 1 to {MAX_LIVES}, got {lives!r}")
+    return [int(x) for x in per_seat]
+
+
+class AciliandeGame(Game):
+    name = "aciliande"
+    game_id = 3
+    min_players = 2
+    max_players = 7
+    default_players = 4
+    obs_dtype = np.int16
+    Options = AciliandeOptions
+    reset = staticmethod(k.reset)
+    legal_mask = staticmethod(k.legal_mask)
+    step = staticmethod(k.step)
+    observe = staticmethod(k.observe)
+
+    def state_size(self, num_players: int) -> int:
+        return k.STATE_SIZE
+
+    def num_actions(self, num_players: int) -> int:
+        return k.NUM_ACTIONS
+
+    def obs_size(self, num_players: int) -> int:
+        return k.OBS_SIZE
+
+    def obs_high(self, num_players: int) -> np.ndarray:
+        high = np.ones(k.OBS_SIZE, dtype=np.int64)
+        seats = num_players
+        high[k.OBS_PLAYED_BY : k.OBS_PLAYED_BY + NUM_CARDS] = seats
+        high[k.OBS_PLAYED_IN : k.OBS_PLAYED_IN + NUM_CARDS] = k.MAX_TRICKS
+        high[k.OBS_TRICK_CARDS : k.OBS_TRICK_CARDS + k.MAX_PLAYERS] = NUM_CARDS
+        high[k.OBS_TRICK_SEATS : k.OBS_TRICK_SEATS + k.MAX_PLAYERS] = seats
+        high[k.OBS_TRICK_DECL] = k.DECL_LEAVE
+        high[k.OBS_PAST_WINNER : k.OBS_PAST_WINNER + k.MAX_TRICKS] = seats
+        high[k.OBS_PAST_DECL : k.OBS_PAST_DECL + k.MAX_TRICKS] = k.DECL_LEAVE
+        high[k.OBS_BIDS : k.OBS_BIDS + k.MAX_PLAYERS] = k.MAX_TRICKS + 1
+        high[k.OBS_TRICKS : k.OBS_TRICKS + k.MAX_PLAYERS] = k.MAX_TRICKS
+        high[k.OBS_LIVES : k.OBS_LIVES + k.MAX_PLAYERS] = MAX_LIVES
+        high[k.OBS_HAND_SIZE] = k.MAX_TRICKS
+        high[k.OBS_TRICK_INDEX] = k.MAX_TRICKS
+        high[k.OBS_FACE_UP] = k.DUEL_MANCHES
+        high[k.OBS_POT] = k.MAX_PLAYERS * MAX_STAKE
+        return high
+
+    def validate_options(self, num_players: int, options: AciliandeOptions) -> None:
+        goddesses = options.goddesses
+        if (
+            not isinstance(goddesses, (tuple, list))
+            or len(goddesses) != k.NUM_GODDESSES
+            or not all(_is_int(c) and 0 <= c < NUM_CARDS for c in goddesses)
+            or len(set(goddesses)) != k.NUM_GODDESSES
+        ):
+            raise ValueError(f"goddesses must be three different cards 0..21, got {goddesses!r}")
+        _lives_per_seat(options.lives, num_players)
+        if not _is_int(options.stake) or not 1 <= options.stake <= MAX_STAKE:
+            raise ValueError(f"stake must be an int from 1 to {MAX_STAKE}, got {options.stake!r}")
+        largest = NUM_CARDS // num_players
+        size = options.fixed_hand_size
+        if size is not None and (not _is_int(size) or not 1 <= size <= largest):
+            raise ValueError(
+                f"fixed_hand_size must be None (the dealer chooses) or an int from 1 to "
+                f"{largest} for {num_players} players, got {size!r}"
+            )
+        if not isinstance(options.teams, (bool, np.bool_)):
+            raise ValueError(f"teams must be True or False, got {options.teams!r}")
+        if options.teams and num_players not in (4, 6):
+            raise ValueError(f"the team variant needs 4 or 6 players, got {num_players}")
+        if options.duel_tiebreak not in TIEBREAKS:
+            raise ValueError(
+                f"duel_tiebreak must be one of {sorted(TIEBREAKS)}, got {options.duel_tiebreak!r}"
+            )
+
+    def write_options(self, state: np.ndarray, options: AciliandeOptions) -> None:
+        n = int(state[HDR_NUM_PLAYERS])
+        state[k.OPT_GODDESSES : k.OPT_GODDESSES + k.NUM_GODDESSES] = options.goddesses
+        state[k.OPT_LIVES : k.OPT_LIVES + k.MAX_PLAYERS] = 0
+        state[k.OPT_LIVES : k.OPT_LIVES + n] = _lives_per_seat(options.lives, n)
+        state[k.OPT_STAKE] = options.stake
+        state[k.OPT_FIXED_HAND] = options.fixed_hand_size or 0
+        state[k.OPT_TEAMS] = int(options.teams)
+        state[k.OPT_TIEBREAK] = TIEBREAKS[options.duel_tiebreak]
+
+    def read_options(self, state: np.ndarray) -> AciliandeOptions:
+        n = int(state[HDR_NUM_PLAYERS])
+        lives = tuple(int(x) for x in state[k.OPT_LIVES : k.OPT_LIVES + n])
+        tiebreak = {v: name for name, v in TIEBREAKS.items()}[int(state[k.OPT_TIEBREAK])]
+        return AciliandeOptions(
+            goddesses=tuple(int(c) for c in state[k.OPT_GODDESSES : k.OPT_GODDESSES + 3]),
+            lives=lives[0] if len(set(lives)) == 1 else lives,
+            stake=int(state[k.OPT_STAKE]),
+            fixed_hand_size=int(state[k.OPT_FIXED_HAND]) or None,
+            teams=bool(state[k.OPT_TEAMS]),
+            duel_tiebreak=tiebreak,
+        )
+
+    # ---- reading a state ---------------------------------------------------------------
+    def info_key(self, state: np.ndarray) -> tuple[int, int]:
+        return int(state[k.MANCHE]), int(state[HDR_TERMINAL])
+
+    def infos(self, state: np.ndarray) -> list[dict]:
+        """Public facts per seat: lives lost when the last manche was scored, coins, draw."""
+        n = int(state[HDR_NUM_PLAYERS])
+        return [
+            {
+                "manche": int(state[k.MANCHE]),
+                "lives": int(state[k.LIVES + seat]),
+                "lives_lost_last_manche": int(state[k.LOST_LAST + seat]),
+                "coins": int(state[k.COINS + seat]),
+                "leftover_draw": int(state[k.DRAW + seat]),
+                "end_reason": END_REASONS[int(state[k.END_REASON])],
+            }
+            for seat in range(n)
+        ]
+
+    def action_label(self, state: np.ndarray, action: int) -> str:
+        if action < k.ACT_BID:
+            return f"deal {action - k.ACT_HAND_SIZE + 1} card(s) each"
+        if action < k.ACT_CARD:
+            return f"bid {action - k.ACT_BID}"
+        if action < k.ACT_TAKE:
+            return f"play {card_name(action - k.ACT_CARD)}"
+        return "take (je prends)" if action == k.ACT_TAKE else "leave (je laisse)"
+
+    def render(self, state: np.ndarray) -> str:
+        n = int(state[HDR_NUM_PLAYERS])
+        goddesses = ", ".join(card_name(int(c)) for c in goddess_cards(state))
+        header = (
+            f"Aciliande — manche {int(state[k.MANCHE])}, dealer player_{int(state[k.DEALER])}, "
+            f"hand size {int(state[k.HAND_SIZE]) or '(dealer chooses)'}, "
+            f"pot {int(state[k.POT])} coin(s), seed {int(state[HDR_SEED])}"
+        )
+        lines = [header, f"  Goddesses: {goddesses}"]
+        if state[k.DUEL]:
+            lines.append(f"  duel: {int(state[k.FACE_UP])} Goddess(es) face up")
+        for seat in range(n):
+            lines.append(_render_seat(state, seat))
+        trick = current_trick(state)
+        if trick:
+            shown = ", ".join(f"player_{s} {card_name(c)}" for s, c in trick)
+            declaration = DECLARATIONS[int(state[k.TRICK_DECL])]
+            lines.append(f"  trick {int(state[k.TRICK_INDEX]) + 1}: {shown}")
+            if declaration:
+                lines.append(f"    first Goddess declared: {declaration}")
+        for index in range(int(state[k.TRICK_INDEX])):
+            cards = [c for c in range(NUM_CARDS) if state[k.CARD_TRICK + c] == index]
+            shown = ", ".join(
+                f"player_{int(state[k.CARD_OWNER + c])} {card_name(c)}" for c in cards
+            )
+            declaration = DECLARATIONS[int(state[k.PAST_DECL + index])]
+            note = f" (Goddess: {declaration})" if declaration else ""
+            lines.append(
+                f"  past trick {index + 1}: {shown} -> player_{int(state[k.PAST_WINNER + index])}"
+                + note
+            )
+        if state[HDR_TERMINAL]:
+            lines.append(_render_end(state))
+        else:
+            lines.append(f"  to act: player_{int(state[HDR_CURRENT])} ({node_name(state)})")
+        return "\n".join(lines)
+
+
+def _render_seat(state: np.ndarray, seat: int) -> str:
+    marker = ">" if state[HDR_CURRENT] == seat else " "
+    lives_left = int(state[k.LIVES + seat])
+    if not state[k.IN_MANCHE + seat]:
+        return f"{marker} player_{seat}: eliminated"
+    bid = int(state[k.BIDS + seat])
+    cards = " ".join(card_name(c) for c in hand(state, seat)) or "-"
+    status = "" if state[k.ALIVE + seat] else " [eliminated]"
+    return (
+        f"{marker} player_{seat}: lives {lives_left}, bid {bid if bid >= 0 else '?'}, "
+        f"tricks {int(state[k.TRICKS + seat])}{status} | hand: {cards}"
+    )
+
+
+def _render_end(state: np.ndarray) -> str:
+    n = int(state[HDR_NUM_PLAYERS])
+    coins_text = ", ".join(f"player_{s} {int(state[k.COINS + s])}" for s in range(n))
+    text = f"  game over ({END_REASONS[int(state[k.END_REASON])]}): coins {coins_text}"
+    draws = [(s, int(state[k.DRAW + s])) for s in range(n) if state[k.DRAW + s] >= 0]
+    if draws:
+        text += "; leftover draw: " + ", ".join(f"player_{s} {card_name(c)}" for s, c in draws)
+    return text
+
+
+# ---- actions ------------------------------------------------------------------------------
+def hand_size_action(size: int) -> int:
+    """The dealer's action dealing ``size`` cards to each player."""
+    if not _is_int(size) or not 1 <= size <= k.MAX_TRICKS:
+        raise ValueError(f"a hand size is an int from 1 to {k.MAX_TRICKS}, got {size!r}")
+    return k.ACT_HAND_SIZE + int(size) - 1
+
+
+def bid_action(bid: int) -> int:
+    """The action bidding ``bid`` tricks."""
+    if not _is_int(bid) or not 0 <= bid <= k.MAX_TRICKS:
+        raise ValueError(f"a bid is an int from 0 to {k.MAX_TRICKS}, got {bid!r}")
+    return k.ACT_BID + int(bid)
+
+
+def card_action(card: int) -> int:
+    """The action playing major arcanum ``card`` (0..21)."""
+    if not _is_int(card) or not 0 <= card < NUM_CARDS:
+        raise ValueError(f"a card is an int from 0 to {NUM_CARDS - 1}, got {card!r}")
+    return k.ACT_CARD + int(card)
+
+
+# ---- queries (read only) ------------------------------------------------------------------
+def _seats(state: np.ndarray, offset: int) -> list[int]:
+    return [int(x) for x in state[offset : offset + int(state[HDR_NUM_PLAYERS])]]
+
+
+def node_name(state: np.ndarray) -> str:
+    return NODE_NAMES[int(state[k.NODE])]
+
+
+def current_seat(state: np.ndarray) -> int:
+    return int(state[HDR_CURRENT])
+
+
+def hand(state: np.ndarray, seat: int) -> list[int]:
+    """Cards ``seat`` still holds, ascending."""
+    owner = state[k.CARD_OWNER : k.CARD_OWNER + NUM_CARDS]
+    played = state[k.CARD_TRICK : k.CARD_TRICK + NUM_CARDS]
+    return [c for c in range(NUM_CARDS) if owner[c] == seat and played[c] < 0]
+
+
+def goddess_cards(state: np.ndarray) -> list[int]:
+    return [int(c) for c in state[k.OPT_GODDESSES : k.OPT_GODDESSES + k.NUM_GODDESSES]]
+
+
+def bids(state: np.ndarray) -> list[int]:
+    """Bid of each seat this manche (-1 before it bid or when out of the game)."""
+    return _seats(state, k.BIDS)
+
+
+def tricks_won(state: np.ndarray) -> list[int]:
+    return _seats(state, k.TRICKS)
+
+
+def lives(state: np.ndarray) -> list[int]:
+    return _seats(state, k.LIVES)
+
+
+def lives_lost_last_manche(state: np.ndarray) -> list[int]:
+    return _seats(state, k.LOST_LAST)
+
+
+def eliminated(state: np.ndarray) -> list[bool]:
+    return [not x for x in _seats(state, k.ALIVE)]
+
+
+def coins(state: np.ndarray) -> list[int]:
+    """Coins each seat received from the pot (all 0 until the game is over)."""
+    return _seats(state, k.COINS)
+
+
+def leftover_draw(state: np.ndarray) -> list[int]:
+    """Card each seat drew for the leftover coins (-1 if it did not draw)."""
+    return _seats(state, k.DRAW)
+
+
+def dealer(state: np.ndarray) -> int:
+    return int(state[k.DEALER])
+
+
+def hand_size(state: np.ndarray) -> int:
+    return int(state[k.HAND_SIZE])
+
+
+def manche_number(state: np.ndarray) -> int:
+    return int(state[k.MANCHE])
+
+
+def in_duel(state: np.ndarray) -> bool:
+    return bool(state[k.DUEL])
+
+
+def face_up_goddesses(state: np.ndarray) -> int:
+    return int(state[k.FACE_UP])
+
+
+def pot(state: np.ndarray) -> int:
+    return int(state[k.POT])
+
+
+def end_reason(state: np.ndarray) -> str:
+    """Why the game ended ('' while it goes on); one of :data:`END_REASONS`."""
+    return END_REASONS[int(state[k.END_REASON])]
+
+
+def current_trick(state: np.ndarray) -> list[tuple[int, int]]:
+    """``(seat, card)`` pairs of the trick in progress, in play order."""
+    length = int(state[k.TRICK_LEN])
+    return [(int(state[k.TRICK_SEATS + i]), int(state[k.TRICK_CARDS + i])) for i in range(length)]
+
+
+def declaration(state: np.ndarray) -> str:
+    """The current trick's first-Goddess declaration: '', 'take' or 'leave'."""
+    return DECLARATIONS[int(state[k.TRICK_DECL])]
+
+
+def past_trick_winners(state: np.ndarray) -> list[int]:
+    """Winner of each completed trick of the current manche, in order."""
+    return [int(state[k.PAST_WINNER + i]) for i in range(int(state[k.TRICK_INDEX]))]
+
+
+# ---- driving and setting up positions -----------------------------------------------------
+def play(state: np.ndarray, *actions: int) -> np.ndarray:
+    """Apply ``actions`` in order through the kernels; returns the summed rewards.
+
+    An illegal action raises ``ValueError`` (a non-int ``TypeError``) naming the decision
+    node and the legal actions; the state then holds every action before it, none of it.
+    """
+    game = AciliandeGame()
+    n = int(state[HDR_NUM_PLAYERS])
+    mask = np.zeros(k.NUM_ACTIONS, dtype=np.int8)
+    rewards = np.zeros(n, dtype=np.float32)
+    total = np.zeros(n, dtype=np.float64)
+    for index, action in enumerate(actions):
+        if state[HDR_TERMINAL]:
+            raise ValueError(f"action #{index} ({action!r}) comes after the end of the game")
+        game.legal_mask(state, mask)
+        try:
+            action = check_action(action, mask, lambda a: game.action_label(state, a))
+        except (TypeError, ValueError) as err:
+            where = f"action #{index} at node {node_name(state)} (seat {current_seat(state)})"
+            raise type(err)(f"{where}: {err}") from None
+        game.step(state, np.int64(action), rewards)
+        total += rewards
+    return total
+
+
+def _check_seat_list(name: str, values: Sequence[Any] | None, n: int) -> None:
+    if values is not None and (not isinstance(values, (list, tuple)) or len(values) != n):
+        raise ValueError(f"{name} must list {n} entries, one per seat, got {values!r}")
+
+
+def _validate_hands(
+    hands: Sequence[Iterable[int]],
+    alive: list[bool],
+    size_rule: tuple[int, int],
+    duel: bool,
+    goddesses: list[int],
+) -> list[list[int]]:
+    """Hands as lists, checked: distinct cards, equal sizes in range, none for the out."""
+    n = len(alive)
+    hands = [list(h) for h in hands]
+    cards = [c for h in hands for c in h]
+    if not all(_is_int(c) and 0 <= c < NUM_CARDS for c in cards):
+        raise ValueError(f"cards are ints 0..{NUM_CARDS - 1}, got hands {hands!r}")
+    if len(set(cards)) != len(cards):
+        raise ValueError(f"a card appears in two places: {hands!r}")
+    for seat in range(n):
+        if not alive[seat] and hands[seat]:
+            raise ValueError(f"seat {seat} has no lives left, so its hand must be empty")
+    sizes = {len(hands[s]) for s in range(n) if alive[s]}
+    low, high = size_rule
+    if len(sizes) != 1 or not low <= sizes.pop() <= high:
+        raise ValueError(
+            f"every player still in must hold the same number of cards, from {low} to {high}; "
+            f"got hand sizes {[len(h) for h in hands]}"
+        )
+    if duel and set(cards) & set(goddesses):
+        raise ValueError("in the duel the Goddesses are face up on the table, not in hands")
+    return hands
+
+
+def _validate_bids(
+    bid_list: Sequence[int | None], alive: list[bool], size: int, dealer_seat: int
+) -> list[int]:
+    bid_values = []
+    for seat, bid in enumerate(bid_list):
+        if not alive[seat]:
+            if bid is not None:
+                raise ValueError(f"seat {seat} is out of the game: its bid must be None")
+            bid_values.append(-1)
+        elif not _is_int(bid) or not 0 <= bid <= size:
+            raise ValueError(f"seat {seat}'s bid must be an int from 0 to {size}, got {bid!r}")
+        else:
+            bid_values.append(int(bid))
+    if sum(b for b in bid_values if b >= 0) == size:
+        raise ValueError(
+            f"the bids {list(bid_list)} add up to the hand size {size}: the dealer "
+            f"(seat {dealer_seat}) may not allow that"
+        )
+    return bid_values
+
+
+def setup_position(
+    num_players: int,
+    hands: Sequence[Iterable[int]] | None = None,
+    dealer: int = 0,
+    lives: Sequence[int] | None = None,
+    bids: Sequence[int | None] | None = None,
+    duel_face_up: int = 0,
+    seed: int = 0,
+    **options: Any,
+) -> np.ndarray:
+    """A state at the start of a manche, for tests and scenario studies.
+
+    num_players, options: as for a new game (see :class:`AciliandeOptions`).
+    hands: each seat's cards (ints 0..21); seats with no lives hold none, the others the
+        same number. ``None``: the manche starts as the game would start it — the dealer
+        chooses the hand size, or (fixed size, duel) the cards are dealt from ``seed``.
+    dealer: dealer of this manche (a seat still in the game).
+    lives: life cards each seat has now (0 = eliminated; at least two seats above 0).
+        Default: the starting lives of the options.
+    bids: ``None`` to start at the bidding (left of the dealer), or one bid per seat
+        (``None`` for eliminated seats; the dealer rule must hold) to start at the first
+        lead (left of the dealer).
+    duel_face_up: 0 for an ordinary manche; 1..3 for a duel manche with that many Goddesses
+        face up (exactly two players in, hands of that size, no Goddess in them).
+    seed: seeds the state's RNG (later deals and the leftover-coin draw).
+
+    Raises ``ValueError`` with what was wrong and what is allowed.
+    """
+    game = AciliandeGame()
+    state = game.new_state(num_players, seed, **options)
+    n = int(state[HDR_NUM_PLAYERS])
+    _check_seat_list("hands", hands, n)
+    _check_seat_list("lives", lives, n)
+    _check_seat_list("bids", bids, n)
+    life_counts = lives if lives is not None else _seats(state, k.OPT_LIVES)
+    if not all(_is_int(x) and 0 <= x <= MAX_LIVES for x in life_counts):
+        raise ValueError(f"lives are ints from 0 to {MAX_LIVES}, got {life_counts!r}")
+    alive = [x > 0 for x in life_counts]
+    if sum(alive) < 2:
+        raise ValueError(f"a manche needs at least two players with lives, got {life_counts!r}")
+    if not _is_int(dealer) or not 0 <= dealer < n or not alive[dealer]:
+        raise ValueError(f"dealer must be a seat 0..{n - 1} still in the game, got {dealer!r}")
+    if not _is_int(duel_face_up) or not 0 <= duel_face_up <= k.DUEL_MANCHES:
+        raise ValueError(f"duel_face_up must be 0 (no duel) or 1..3, got {duel_face_up!r}")
+    if duel_face_up and sum(alive) != 2:
+        raise ValueError(f"a duel is played by exactly two players, got lives {life_counts!r}")
+    if state[k.OPT_TEAMS] and len({s % 2 for s in range(n) if alive[s]}) < 2:
+        raise ValueError(f"in the team variant both teams need a player in, got {life_counts!r}")
+    if bids is not None and hands is None:
+        raise ValueError("bids need hands: give the hands of the manche too")
+
+    fixed = int(state[k.OPT_FIXED_HAND])
+    if duel_face_up:
+        size_rule = (duel_face_up, duel_face_up)
+    elif fixed:
+        size_rule = (fixed, fixed)
+    else:
+        size_rule = (1, min(NUM_CARDS // sum(alive), k.MAX_TRICKS))
+    if hands is not None:
+        hands = _validate_hands(hands, alive, size_rule, bool(duel_face_up), goddess_cards(state))
+    if bids is not None:
+        bid_values = _validate_bids(bids, alive, len(hands[dealer]), dealer)
+
+    state[k.LIVES : k.LIVES + n] = life_counts
+    state[k.ALIVE : k.ALIVE + n] = alive
+    state[k.DEALER] = dealer
+    state[k.DUEL] = int(duel_face_up > 0)
+    state[k.FACE_UP] = duel_face_up
+    state[k.MANCHE] = 0
+    k.start_manche(state)  # deals from the RNG or waits for the dealer when no hands given
+    if hands is not None:
+        state[k.CARD_OWNER : k.CARD_OWNER + NUM_CARDS] = -1
+        for seat, cards in enumerate(hands):
+            for card in cards:
+                state[k.CARD_OWNER + card] = seat
+        state[k.HAND_SIZE] = len(hands[dealer])
+        state[k.NODE] = k.NODE_BID
+        state[HDR_CURRENT] = k.next_alive(state, dealer)
+    if bids is not None:
+        state[k.BIDS : k.BIDS + n] = bid_values
+        state[k.NODE] = k.NODE_PLAY
+        state[HDR_CURRENT] = state[k.LEADER]
+    return state

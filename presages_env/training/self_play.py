@@ -1,0 +1,191 @@
+"""Self-play MaskablePPO training over the native vector env, with an opponent pool.
+
+The learner plays one seat (or a whole team, partners sharing the policy and the reward);
+the other seats are played by opponents drawn per deal from a pool that starts with the
+configured baseline agents and grows with frozen snapshots of the learner.
+"""
+
+from __future__ import annotations
+
+import csv
+import dataclasses
+import json
+import time
+from pathlib import Path
+
+from presages_env.agents import Agent, HeuristicAgent, RandomAgent
+from presages_env.agents.ppo import PPOAgent, frozen_copy
+from presages_env.games import get_game
+
+
+@dataclasses.dataclass
+class TrainConfig:
+    """Everything a run depends on; saved as ``config.json`` beside the checkpoints."""
+
+    game: str = "president"
+    num_players: int | None = None  # None: the game's default
+    team_play: bool = False  # learner plays every seat of its team (team games)
+    total_timesteps: int = 1_000_000  # learner decisions; the time budget may stop earlier
+    time_budget_s: float | None = 300.0
+    num_envs: int = 64
+    n_steps: int = 128  # decisions per env per rollout
+    batch_size: int = 2048
+    n_epochs: int = 4
+    learning_rate: float = 3e-4
+    gamma: float = 0.995
+    ent_coef: float = 0.01
+    net_arch: tuple[int, ...] = (256, 256)
+    baseline_opponents: tuple[str, ...] = ("random", "heuristic")
+    snapshot_every: int = 5  # rollouts between learner snapshots added to the pool
+    max_snapshots: int = 4
+    eval_every: int = 5  # rollouts between evaluations (learning curve)
+    eval_games: int = 400
+    seed: int = 0
+    out_dir: str = "runs/ppo"
+    game_options: dict = dataclasses.field(default_factory=dict)
+
+
+def baseline_agent(name: str, game: str, seed: int = 0) -> Agent:
+    if name == "random":
+        return RandomAgent(seed)
+    if name == "heuristic":
+        return HeuristicAgent(game)
+    raise ValueError(f"unknown baseline opponent {name!r}; use 'random' or 'heuristic'")
+
+
+class _Training:
+    """Callback state: pool snapshots, evaluations, time budget, progress bar, logs."""
+
+    def __init__(self, config: TrainConfig, env, out: Path) -> None:
+        self.config = config
+        self.env = env
+        self.out = out
+        self.start = time.perf_counter()
+        self.rollouts = 0
+        self.curve: list[dict] = []
+        self.baselines = list(env.opponents)
+
+    def make_callback(self):
+        from stable_baselines3.common.callbacks import BaseCallback
+        from tqdm import tqdm
+
+        training = self
+
+        class Callback(BaseCallback):
+            def _on_training_start(self) -> None:
+                budget = training.config.time_budget_s
+                total = training.config.total_timesteps
+                self.bar = tqdm(total=total, unit="step", desc="MaskablePPO self-play")
+                self.bar.set_postfix_str(f"budget {budget:.0f}s" if budget else "")
+
+            def _on_step(self) -> bool:
+                self.bar.update(training.env.num_envs)
+                budget = training.config.time_budget_s
+                return budget is None or time.perf_counter() - training.start < budget
+
+            def _on_rollout_end(self) -> None:
+                training.on_rollout_end(self.model)
+
+            def _on_training_end(self) -> None:
+                self.bar.close()
+
+        return Callback()
+
+    def on_rollout_end(self, model) -> None:
+        self.rollouts += 1
+        config = self.config
+        if self.rollouts % config.snapshot_every == 0:
+            snapshots = [a for a in self.env.opponents if a not in self.baselines]
+            snapshots.append(frozen_copy(model.policy, f"snapshot_{model.num_timesteps}"))
+            self.env.set_opponents(self.baselines + snapshots[-config.max_snapshots :])
+        if self.rollouts % config.eval_every == 0:
+            self.evaluate(model)
+
+    def evaluate(self, model) -> None:
+        from presages_env.evaluation.tournament import head_to_head
+
+        learner = PPOAgent(model.policy, "ppo")
+        row = {"timesteps": model.num_timesteps, "seconds": time.perf_counter() - self.start}
+        for name in self.config.baseline_opponents:
+            opponent = baseline_agent(name, self.config.game, seed=self.config.seed + 1)
+            result = head_to_head(
+                self.config.game,
+                learner,
+                opponent,
+                self.config.eval_games,
+                num_players=self.config.num_players,
+                seed=self.config.seed + 12345,
+                **self.config.game_options,
+            )
+            row[f"win_rate_vs_{name}"] = result.win_rate
+            row[f"mean_reward_vs_{name}"] = result.mean_reward
+        self.curve.append(row)
+        with open(self.out / "learning_curve.csv", "w", newline="") as f:
+            writer = csv.DictWriter(f, fieldnames=list(row))
+            writer.writeheader()
+            writer.writerows(self.curve)
+
+
+def train(config: TrainConfig):
+    """Train, checkpoint and log under ``config.out_dir``; returns the MaskablePPO model."""
+    from sb3_contrib import MaskablePPO
+    from stable_baselines3.common.logger import configure
+
+    from presages_env.training.vec_env import SelfPlayVecEnv
+
+    out = Path(config.out_dir)
+    out.mkdir(parents=True, exist_ok=True)
+    (out / "config.json").write_text(json.dumps(dataclasses.asdict(config), indent=2))
+    game = get_game(config.game)
+    opponents = [baseline_agent(n, config.game, config.seed) for n in config.baseline_opponents]
+    env = SelfPlayVecEnv(
+        game.name,
+        config.num_envs,
+        opponents,
+        num_players=config.num_players,
+        team_play=config.team_play,
+        seed=config.seed,
+        **config.game_options,
+    )
+    model = MaskablePPO(
+        "MlpPolicy",
+        env,
+        n_steps=config.n_steps,
+        batch_size=config.batch_size,
+        n_epochs=config.n_epochs,
+        learning_rate=config.learning_rate,
+        gamma=config.gamma,
+        ent_coef=config.ent_coef,
+        policy_kwargs={"net_arch": list(config.net_arch)},
+        seed=config.seed,
+        device="cpu",
+        verbose=0,
+    )
+    model.set_logger(configure(str(out / "logs"), ["csv", "tensorboard"]))
+    training = _Training(config, env, out)
+    model.learn(config.total_timesteps, callback=training.make_callback())
+    training.evaluate(model)
+    model.save(out / "model.zip")
+    return model, training.curve
+
+
+def plot_learning_curve(curve: list[dict], path: Path) -> None:
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    fig, ax = plt.subplots(figsize=(6, 3.5))
+    steps = [row["timesteps"] for row in curve]
+    for key in curve[0]:
+        if key.startswith("win_rate_vs_"):
+            ax.plot(steps, [row[key] for row in curve], marker="o", label=key[9:].replace("_", " "))
+    ax.set_xlabel("learner decisions")
+    ax.set_ylabel("win rate")
+    ax.set_ylim(0, 1)
+    ax.grid(alpha=0.3)
+    ax.legend()
+    fig.tight_layout()
+    fig.savefig(path, dpi=120)
+    plt.close(fig)
+

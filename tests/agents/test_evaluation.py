@@ -1,0 +1,244 @@
+"""Evaluation maths and tournament mechanics: intervals, outcomes, seat rotation, ratings."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from collections import Counter, defaultdict
+
+import numpy as np
+import pytest
+
+from presages_env.agents import HeuristicAgent, RandomAgent
+from presages_env.core.header import HDR_CURRENT, HDR_SEED
+from presages_env.evaluation import (
+    Estimate,
+    MatchResult,
+    cross_play,
+    cross_play_table,
+    format_percent,
+    has_teams,
+    head_to_head,
+    mean_interval,
+    plot_win_rates,
+    rate,
+    ratings_table,
+    results_table,
+    round_robin,
+    wilson_interval,
+    win_rate,
+)
+from presages_env.evaluation.tournament import _partners_against_opponent
+from presages_env.games.president.game import PresidentGame
+
+
+class SeatRecorder:
+    """Plays the lowest legal action and remembers, per deal, the seats it acted for."""
+
+    needs_state = True
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+        self.game = PresidentGame()
+        self.seats_by_deal: dict[int, set[int]] = defaultdict(set)
+
+    def act_states(self, states: np.ndarray) -> np.ndarray:
+        actions = np.empty(len(states), dtype=np.int64)
+        mask = np.zeros(self.game.num_actions(4), dtype=np.int8)
+        for row, state in enumerate(states):
+            self.seats_by_deal[int(state[HDR_SEED])].add(int(state[HDR_CURRENT]))
+            self.game.legal_mask(state, mask)
+            actions[row] = np.flatnonzero(mask)[0]
+        return actions
+
+
+class PairedPresident(PresidentGame):
+    """Président with two teams of two that depend on the deal (as Présages' teams do)."""
+
+    def teams(self, state: np.ndarray) -> np.ndarray:
+        seats = np.arange(self.num_players_of(state))
+        return seats % 2 if state[HDR_SEED] % 2 else seats // 2
+
+
+def hand_made_result(seat_rewards, seat_sides, focus_side) -> MatchResult:
+    return MatchResult(
+        "a",
+        "b",
+        "test",
+        len(seat_rewards[0]),
+        np.array(seat_rewards, dtype=np.float64),
+        np.array(seat_sides),
+        np.array(focus_side),
+    )
+
+
+# ---- statistics -----------------------------------------------------------------------------
+@pytest.mark.parametrize(
+    ("successes", "n", "expected"),
+    [(8, 10, (0.4902, 0.9433)), (0, 10, (0.0, 0.2775)), (50, 100, (0.4038, 0.5962))],
+)
+def test_wilson_interval_matches_hand_computed_values(successes, n, expected):
+    low, high = wilson_interval(successes, n)
+    assert low == pytest.approx(expected[0], abs=1e-4)
+    assert high == pytest.approx(expected[1], abs=1e-4)
+
+
+def test_wilson_interval_rejects_impossible_counts():
+    with pytest.raises(ValueError, match="at least one game"):
+        wilson_interval(0, 0)
+    with pytest.raises(ValueError, match="successes"):
+        wilson_interval(11, 10)
+
+
+def test_ties_count_as_half_a_win():
+    estimate = win_rate(np.array([1.0, 0.5, 0.5, 0.0]))
+    assert estimate.value == 0.5
+    assert (estimate.low, estimate.high) == pytest.approx(wilson_interval(2, 4))
+
+
+def test_mean_interval_uses_the_sample_standard_deviation():
+    estimate = mean_interval(np.array([1.0, 2.0, 3.0, 4.0, 5.0]))
+    # 3 ± 1.959964 · 1.581139 / √5 = 3 ± 1.385904
+    assert (estimate.value, estimate.low, estimate.high) == pytest.approx((3, 1.614096, 4.385904))
+
+
+def test_percent_format_shows_half_the_interval():
+    assert format_percent(Estimate(0.523, 0.502, 0.544, 100)) == "52.3% ± 2.1"
+
+
+# ---- outcomes of a game ---------------------------------------------------------------------
+def test_outcome_is_win_tie_or_loss_of_the_focused_side():
+    result = hand_made_result(
+        seat_rewards=[[1, 0, -1], [1, 1, -1], [0, 1, -1]],
+        seat_sides=[[0, 1, 2]] * 3,
+        focus_side=[0, 0, 0],
+    )
+    assert result.outcomes().tolist() == [1.0, 0.5, 0.0]
+    assert result.win_rate == result.win_rate_ci().value == 0.5
+    assert result.mean_reward == pytest.approx(2 / 3)
+    assert result.chance == pytest.approx(1 / 3)
+
+
+def test_team_sides_are_judged_on_the_mean_reward_of_their_seats():
+    result = hand_made_result(
+        seat_rewards=[[1, -1, 1, -1], [1, -1, 1, -1]],
+        seat_sides=[[0, 1, 0, 1], [0, 1, 0, 1]],
+        focus_side=[0, 1],
+    )
+    assert result.outcomes().tolist() == [1.0, 0.0]
+    assert result.focus_rewards().tolist() == [1.0, -1.0]
+    assert result.chance == 0.5
+
+
+# ---- seats ----------------------------------------------------------------------------------
+def test_individual_game_rotates_agent_a_over_every_seat_equally():
+    recorder = SeatRecorder("a")
+    result = head_to_head("president", recorder, RandomAgent(1), 48, seed=5, num_envs=7)
+    assert result.focus_seats.sum(axis=0).tolist() == [12, 12, 12, 12]
+    assert len(recorder.seats_by_deal) == 48
+    seats_played = Counter()
+    for seats in recorder.seats_by_deal.values():
+        assert len(seats) == 1  # one seat per game
+        seats_played.update(seats)
+    assert sorted(seats_played.values()) == [12, 12, 12, 12]
+
+
+def test_team_game_gives_agent_a_a_whole_team_of_the_deal():
+    game = PairedPresident()
+    recorder = SeatRecorder("a")
+    result = head_to_head(game, recorder, RandomAgent(1), 40, seed=2, num_envs=9)
+    assert np.bincount(result.focus_side).tolist() == [20, 20]
+    for seats in recorder.seats_by_deal.values():
+        assert tuple(sorted(seats)) in {(0, 2), (1, 3), (0, 1), (2, 3)}
+    deals_with_each_pairing = {tuple(sorted(s)) for s in recorder.seats_by_deal.values()}
+    assert len(deals_with_each_pairing) > 2  # both deal-dependent layouts were met
+
+
+def test_partner_plan_puts_x_in_one_rotating_seat_of_the_team_and_y_in_the_other():
+    sides = np.array([0, 1, 0, 1])
+    x_seats = Counter()
+    for k in range(8):
+        focus, seat_agents = _partners_against_opponent(k, sides)
+        assert focus == k % 2
+        team = np.flatnonzero(sides == focus)
+        assert sorted(seat_agents[team].tolist()) == [0, 1]  # x and y
+        assert (seat_agents[sides != focus] == 2).all()  # the opponent
+        x_seats[int(np.flatnonzero(seat_agents == 0)[0])] += 1
+    assert x_seats == {0: 2, 1: 2, 2: 2, 3: 2}
+
+
+def test_cross_play_keeps_the_pair_on_one_team_of_each_deal():
+    pair, opponent = SeatRecorder("x"), SeatRecorder("opponent")
+    result = cross_play(PairedPresident(), {"x": pair}, opponent, 20, seed=1)
+    assert list(result.matches) == [("x", "x")]
+    assert result.matches["x", "x"].focus == "x + x"
+    assert np.bincount(result.matches["x", "x"].focus_side).tolist() == [10, 10]
+    for deal, seats in pair.seats_by_deal.items():
+        assert tuple(sorted(seats)) in {(0, 2), (1, 3), (0, 1), (2, 3)}
+        assert not seats & opponent.seats_by_deal[deal]
+    table = cross_play_table(result).splitlines()
+    assert table[0] == "| one seat \\ partner(s) | x |"
+    assert table[2] == f"| x | {format_percent(result.matches['x', 'x'].win_rate_ci())} |"
+
+
+def test_cross_play_refuses_a_game_without_teams():
+    assert not has_teams("president")
+    with pytest.raises(ValueError, match="own team"):
+        cross_play("president", {"r": RandomAgent(0)}, RandomAgent(1), 8)
+
+
+# ---- results --------------------------------------------------------------------------------
+def test_fixed_seeds_reproduce_the_games():
+    def play(seed):
+        return head_to_head("president", RandomAgent(1), RandomAgent(2), 60, seed=seed)
+
+    first, again, other = play(3), play(3), play(4)
+    np.testing.assert_array_equal(first.seat_rewards, again.seat_rewards)
+    assert not np.array_equal(first.seat_rewards, other.seat_rewards)
+
+
+def test_heuristic_beats_random_in_president_with_a_significant_margin():
+    result = head_to_head(
+        "president", HeuristicAgent("president"), RandomAgent(0), 400, num_players=4, seed=0
+    )
+    assert result.win_rate_ci().low > result.chance
+    assert result.mean_reward_ci().low > 0
+
+
+def test_rating_raises_the_winner_and_lowers_the_loser():
+    a_always_first = hand_made_result(
+        seat_rewards=[[1, -1, -1, -1], [-1, 1, -1, -1]] * 10,
+        seat_sides=[[0, 1, 2, 3]] * 20,
+        focus_side=[0, 1] * 10,
+    )
+    ratings = rate([a_always_first])
+    assert ratings["a"].mu > 25 > ratings["b"].mu
+    assert ratings["a"].sigma < 25 / 3
+    assert ratings["a"].ordinal == pytest.approx(ratings["a"].mu - 3 * ratings["a"].sigma)
+
+
+def test_round_robin_tables_list_every_pair_and_rank_the_ratings(tmp_path):
+    agents = {"heuristic": HeuristicAgent("president"), "random": RandomAgent(0)}
+    results = round_robin("president", agents, 40, seed=1)
+    assert [(r.focus, r.others) for r in results] == [
+        ("heuristic", "random"),
+        ("random", "heuristic"),
+    ]
+    lines = results_table(results).splitlines()
+    assert lines[0].startswith("| agent | opponents | games | win rate (95% CI) |")
+    assert lines[2].startswith(
+        f"| heuristic | random | 40 | {format_percent(results[0].win_rate_ci())}"
+    )
+    ranking = ratings_table(rate(results)).splitlines()
+    assert ranking[2].startswith("| 1 | heuristic |")
+    png = plot_win_rates(results, tmp_path / "winrates.png")
+    assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_evaluation_imports_without_torch_or_openskill():
+    code = (
+        "import sys, presages_env.evaluation; "
+        "print(sorted({'torch', 'openskill', 'matplotlib'} & set(sys.modules)))"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "[]"
