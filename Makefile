@@ -16,7 +16,7 @@ $(STAMP): pyproject.toml constraints.txt | $(PY)
 	touch $(STAMP)
 
 run: $(STAMP)
-	$(PY) -m presages_env.tournament
+	$(PY) baselines/demo.py
 
 test: $(STAMP)
 	$(VENV)/bin/ruff check .

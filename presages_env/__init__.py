@@ -6,9 +6,15 @@ a batched numba environment; both run the same rules kernels.
 
 from __future__ import annotations
 
+import os
 from typing import Any
 
-from presages_env.games import GAME_CLASSES, get_game
+# numba's OpenMP threads otherwise spin after every batched step, starving PyTorch (and any
+# other busy thread) on small machines: 5-100x slower training under load. A user's own
+# setting wins.
+os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
+
+from presages_env.games import GAME_CLASSES, get_game  # noqa: E402
 
 __version__ = "0.1.0"
 __all__ = ["make", "make_vec", "list_games", "get_game", "register_envs"]

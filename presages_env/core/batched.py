@@ -73,7 +73,11 @@ def _source_digest(module) -> str:
 
 
 def specialise(game) -> types.SimpleNamespace:
-    """Compiled (cached) batched ``reset_all`` and ``step_all`` for ``game``."""
+    """Compiled (cached) batched ``reset_all`` and ``step_all`` for ``game``.
+
+    Each comes twice: multi-threaded, and ``*_serial`` for small batches, where waking
+    threads costs more than the work (each variant compiles on first use only).
+    """
     kernels = {
         "reset": game.reset,
         "legal_mask": game.legal_mask,
@@ -86,8 +90,10 @@ def specialise(game) -> types.SimpleNamespace:
     for template in (_reset_all, _step_all):
         namespace = dict(template.__globals__)
         namespace.update(kernels)
-        fn = types.FunctionType(template.__code__, namespace, template.__name__)
-        fn.__qualname__ = f"{template.__name__}_{game.name}_{digest}"
-        fn.__module__ = __name__
-        out[template.__name__.lstrip("_")] = nb.njit(cache=True, parallel=True)(fn)
+        for parallel, suffix in ((True, ""), (False, "_serial")):
+            variant = types.FunctionType(template.__code__, namespace, template.__name__)
+            variant.__module__ = __name__
+            variant.__qualname__ = f"{template.__name__}{suffix}_{game.name}_{digest}"
+            name = template.__name__.lstrip("_") + suffix
+            out[name] = nb.njit(cache=True, parallel=parallel)(variant)
     return types.SimpleNamespace(**out)

@@ -19,6 +19,9 @@ from presages_env.core.rng import derive_seed
 
 _kernel_cache: dict[str, Any] = {}
 
+# Below this many games a batch is stepped on one thread: waking threads costs more.
+PARALLEL_MIN_ENVS = 256
+
 
 def batched_kernels(game: Game):
     """The batched kernels of ``game``, compiled (or loaded from cache) once per process."""
@@ -80,7 +83,10 @@ class VectorEnv:
         self.current = np.zeros(b, dtype=np.int64)
         self.done = np.zeros(b, dtype=np.bool_)
         self.truncated = np.zeros(b, dtype=np.bool_)
-        self._kernels = batched_kernels(game)
+        kernels = batched_kernels(game)
+        small = self.num_envs < PARALLEL_MIN_ENVS
+        self._reset_all = kernels.reset_all_serial if small else kernels.reset_all
+        self._step_all = kernels.step_all_serial if small else kernels.step_all
         self.reset(seed)
 
     def _result(self) -> VectorStep:
@@ -94,7 +100,7 @@ class VectorEnv:
         self.rewards[:] = 0
         self.done[:] = False
         self.truncated[:] = False
-        self._kernels.reset_all(self.states, seeds, self.obs, self.masks, self.current)
+        self._reset_all(self.states, seeds, self.obs, self.masks, self.current)
         return self._result()
 
     def step(self, actions: np.ndarray) -> VectorStep:
@@ -108,7 +114,7 @@ class VectorEnv:
                 f"actions must be an integer array of shape ({self.num_envs},), "
                 f"got {actions.dtype} {actions.shape}"
             )
-        bad = self._kernels.step_all(
+        bad = self._step_all(
             self.states,
             actions.astype(np.int64, copy=False),
             self.obs,

@@ -1,0 +1,1 @@
+"""Présages (team shedding game, 35 Arcane cards, Spiral Éditions 2025)."""

@@ -1,0 +1,586 @@
+"""Présages: options, sizes, rendering, position set-up and queries around the rules kernel.
+
+Actions (45, the same at every decision node; the mask selects):
+``0..34`` card of value ``a + 1``; ``35..40`` seat ``a - 35``; ``41``/``42`` Law BELOW/ABOVE;
+``43``/``44`` Secret SHOW (the holder shows one of their cards) / ASK (the target shows one).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+import numpy as np
+
+from presages_env.core.game import Game
+from presages_env.core.header import HDR_CURRENT, HDR_NUM_PLAYERS, HDR_SEED, HDR_TERMINAL
+from presages_env.games.presages import kernel as k
+from presages_env.games.presages.cards import (
+    ANSI_COLOURS,
+    COLOUR_LETTERS,
+    COLOURS,
+    ENGLISH_IDS,
+    FRENCH_NAMES,
+    IS_FLASH,
+    NUM_CARDS,
+    is_absolute,
+)
+
+CARD_ACTION_BASE = k.CARD_ACTION_BASE
+SEAT_ACTION_BASE = k.SEAT_ACTION_BASE
+LAW_BELOW = k.LAW_BELOW
+LAW_ABOVE = k.LAW_ABOVE
+SECRET_SHOW = k.SECRET_SHOW
+SECRET_ASK = k.SECRET_ASK
+NUM_ACTIONS = k.NUM_ACTIONS
+
+NODE_NAMES = (
+    "PLACE",
+    "DREAM_DEST",
+    "DREAM_REPLY",
+    "LAW_DIR",
+    "WRATH_PICK",
+    "WRATH_REPLACE",
+    "BETRAYAL_TAKE",
+    "BETRAYAL_GIVE",
+    "JEALOUSY_PICK",
+    "SECRET_MODE",
+    "SECRET_TARGET",
+    "SECRET_CARD",
+    "ABSOLUTE_TARGET",
+    "ABSOLUTE_GIVE",
+    "ABSOLUTE_RETURN",
+    "LUCK_DISCARD",
+    "GAME_OVER",
+)
+_DIRECTION_NAMES = ("none", "BELOW 15", "ABOVE 15")
+
+
+def card_action(value: int) -> int:
+    """The action naming card ``value`` (1..35)."""
+    if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
+        raise TypeError(f"a card is an int 1..{NUM_CARDS}, got {value!r}")
+    if not 1 <= value <= NUM_CARDS:
+        raise ValueError(f"a card is an int 1..{NUM_CARDS}, got {value}")
+    return CARD_ACTION_BASE + int(value) - 1
+
+
+def seat_action(seat: int) -> int:
+    """The action naming ``seat`` (0..5)."""
+    if isinstance(seat, bool) or not isinstance(seat, (int, np.integer)):
+        raise TypeError(f"a seat is an int 0..{k.MAX_SEATS - 1}, got {seat!r}")
+    if not 0 <= seat < k.MAX_SEATS:
+        raise ValueError(f"a seat is an int 0..{k.MAX_SEATS - 1}, got {seat}")
+    return SEAT_ACTION_BASE + int(seat)
+
+
+@dataclasses.dataclass(frozen=True)
+class PresagesOptions:
+    """Options of a Présages game; the defaults are the rules of the spec (section 9).
+
+    pride_carries_into_next_round: Pride played in the last bout of a round makes its left
+        neighbour start the next round, instead of the player who won the round (§4.2, G4).
+    bout_winner_is_placer: the bout is won by whoever placed the winning card from their
+        hand, instead of the player it lies in front of (the printed wording, G1). Only
+        differs after Dream, Betrayal or Jealousy moved the card.
+    dream_reply_resolved_by_target: the ⚡ of the card a Dream target places in front of the
+        Dream player is resolved by the target, instead of the Dream player (G2).
+    betrayal_law_judged_before_take: Law binds Betrayal's gift as judged before the take, so
+        taking Law does not free the gift (Game Park, G3).
+    reveal_all_hands_at_round_end: every hand, not only the ≤ 1-card hands, is shown to all
+        players when a round ends (Game Park, G5).
+    round_reward: per-round shaping: at each round end every member of the winning team gets
+        ``+round_reward`` and everyone else ``-round_reward`` (0 to 1, in steps of 0.001), on
+        top of the ±1 at game end.
+    """
+
+    pride_carries_into_next_round: bool = False
+    bout_winner_is_placer: bool = False
+    dream_reply_resolved_by_target: bool = False
+    betrayal_law_judged_before_take: bool = False
+    reveal_all_hands_at_round_end: bool = False
+    round_reward: float = 0.0
+
+
+_FLAG_SLOTS = {
+    "pride_carries_into_next_round": k.OPT_PRIDE_CARRIES,
+    "bout_winner_is_placer": k.OPT_WINNER_IS_PLACER,
+    "dream_reply_resolved_by_target": k.OPT_DREAM_BY_TARGET,
+    "betrayal_law_judged_before_take": k.OPT_BETRAYAL_LAW_FIRST,
+    "reveal_all_hands_at_round_end": k.OPT_REVEAL_ALL,
+}
+
+
+_CARD_VERBS = {
+    "PLACE": "place",
+    "WRATH_REPLACE": "place",
+    "DREAM_REPLY": "place in front of the Dream player",
+    "BETRAYAL_GIVE": "give",
+    "WRATH_PICK": "send back",
+    "BETRAYAL_TAKE": "take",
+    "JEALOUSY_PICK": "swap with",
+    "SECRET_CARD": "show",
+    "ABSOLUTE_GIVE": "give",
+    "ABSOLUTE_RETURN": "give",
+    "LUCK_DISCARD": "discard",
+}
+_SEAT_VERBS = {
+    "DREAM_DEST": "Dream in front of",
+    "SECRET_TARGET": "Secret with",
+    "ABSOLUTE_TARGET": "exchange with",
+}
+_OTHER_LABELS = {
+    LAW_BELOW: "Law: BELOW 15",
+    LAW_ABOVE: "Law: ABOVE 15",
+    SECRET_SHOW: "Secret: show one of my cards",
+    SECRET_ASK: "Secret: ask to see one of theirs",
+}
+
+
+class PresagesGame(Game):
+    name = "presages"
+    game_id = 2
+    min_players = 4
+    max_players = 6
+    default_players = 4
+    obs_dtype = np.int8
+    Options = PresagesOptions
+    reset = staticmethod(k.reset)
+    legal_mask = staticmethod(k.legal_mask)
+    step = staticmethod(k.step)
+    observe = staticmethod(k.observe)
+
+    def state_size(self, num_players: int) -> int:
+        return k.STATE_SIZE
+
+    def num_actions(self, num_players: int) -> int:
+        return k.NUM_ACTIONS
+
+    def obs_size(self, num_players: int) -> int:
+        return k.OBS_SIZE
+
+    def validate_options(self, num_players: int, options: PresagesOptions) -> None:
+        for name in _FLAG_SLOTS:
+            value = getattr(options, name)
+            if not isinstance(value, (bool, np.bool_)):
+                raise TypeError(f"option {name} must be a bool, got {value!r}")
+        reward = options.round_reward
+        if isinstance(reward, bool) or not isinstance(reward, (int, float, np.number)):
+            raise TypeError(f"option round_reward must be a number, got {reward!r}")
+        if not 0.0 <= reward <= 1.0 or abs(reward * 1000 - round(reward * 1000)) > 1e-9:
+            raise ValueError(
+                f"option round_reward must be within [0, 1] in steps of 0.001, got {reward!r}"
+            )
+
+    def write_options(self, state: np.ndarray, options: PresagesOptions) -> None:
+        for name, slot in _FLAG_SLOTS.items():
+            state[slot] = int(bool(getattr(options, name)))
+        state[k.OPT_ROUND_REWARD_MILLI] = round(options.round_reward * 1000)
+
+    def read_options(self, state: np.ndarray) -> PresagesOptions:
+        flags = {name: bool(state[slot]) for name, slot in _FLAG_SLOTS.items()}
+        return PresagesOptions(**flags, round_reward=int(state[k.OPT_ROUND_REWARD_MILLI]) / 1000)
+
+    # ---- reading a state ---------------------------------------------------------------
+    def info_key(self, state: np.ndarray) -> tuple[int, int, int]:
+        return int(state[k.ROUND]), int(state[k.BOUT]), int(state[HDR_TERMINAL])
+
+    def infos(self, state: np.ndarray) -> list[dict]:
+        """Public facts, the same for every seat, plus the seat's own team."""
+        n = int(state[HDR_NUM_PLAYERS])
+        public = {
+            "round": round_number(state),
+            "bout": int(state[k.BOUT]),
+            "teams": teams(state),
+            "rounds_won": rounds_won(state),
+            "last_round_winner": last_round_winner(state),
+            "winning_team": winning_team(state),
+        }
+        return [dict(public, team=public["teams"][p]) for p in range(n)]
+
+    def action_label(self, state: np.ndarray, action: int) -> str:
+        node = node_name(state)
+        if 0 <= action < SEAT_ACTION_BASE:
+            return f"{_CARD_VERBS.get(node, 'card')} {_card_text(action + 1, colour=False)}"
+        if SEAT_ACTION_BASE <= action < LAW_BELOW:
+            return f"{_SEAT_VERBS.get(node, 'seat')} P{action - SEAT_ACTION_BASE}"
+        return _OTHER_LABELS.get(int(action), str(action))
+
+    def render(self, state: np.ndarray) -> str:
+        return render_text(state, colour=True)
+
+
+# =========================================================================================
+# rendering
+# =========================================================================================
+def _card_text(value: int, colour: bool = True) -> str:
+    """``La Loi[law 15 Y⚡]``, coloured with ANSI codes when ``colour``."""
+    colours = int(COLOURS[value])
+    timing = "⚡" if IS_FLASH[value] else "⏳"
+    text = f"{FRENCH_NAMES[value]}[{ENGLISH_IDS[value]} {value} {COLOUR_LETTERS[colours]}{timing}]"
+    if colour:
+        return f"\x1b[{ANSI_COLOURS[colours]}m{text}\x1b[0m"
+    return text
+
+
+def _event_text(kind: int, a: int, b: int, card: int, colour: bool) -> str:
+    who, other = f"P{a - 1}", f"P{b - 1}"
+    shown = _card_text(card, colour) if card else ""
+    if kind == k.EV_PLACE:
+        return f"{who} placed {shown}" + (f" in front of {other}" if a != b else "")
+    if kind == k.EV_DREAM:
+        return f"{who} sent Le Rêve in front of {other}, who must reply in front of {who}"
+    if kind == k.EV_LAW:
+        return f"{who} chose La Loi {_DIRECTION_NAMES[b]}"
+    if kind == k.EV_WRATH:
+        return f"{who} (La Colère) sent {shown} back into {other}'s hand"
+    if kind == k.EV_BETRAYAL:
+        return f"{who} (La Trahison) took {shown} from in front of {other}"
+    if kind == k.EV_JEALOUSY:
+        return f"{who} (La Jalousie) swapped La Jalousie with {shown} of {other}"
+    if kind == k.EV_SECRET:
+        return f"{who} showed a card to {other} (Le Secret)"
+    if kind == k.EV_ABSOLU:
+        return f"{who} and {other} exchanged a card (L'Absolu)"
+    if kind == k.EV_BOUT_END:
+        return f"bout won by {who} with {shown}; next starter {other}"
+    return f"{who} discarded {shown} from hand (La Chance)"  # EV_LUCK
+
+
+def _log_lines(state: np.ndarray, base: int, length: int, colour: bool) -> list[str]:
+    lines = []
+    for i in range(int(state[length])):
+        kind, a, b, card = (int(x) for x in state[base + 4 * i : base + 4 * i + 4])
+        lines.append("    " + _event_text(kind, a, b, card, colour))
+    return lines
+
+
+def _last_table_text(state: np.ndarray, colour: bool) -> str:
+    """Where each card of the last finished bout went: the pile or back to its holder."""
+    parts = []
+    for s in range(_n(state)):
+        card = int(state[k.LAST_TABLE + s])
+        where = "discarded" if card < 0 else f"back to P{s}"
+        parts.append(f"{_card_text(abs(card), colour)} {where}")
+    return "last bout ended: " + ", ".join(parts)
+
+
+def _pending_text(state: np.ndarray) -> str:
+    """Whose decision it is, with what the pending effect has fixed so far."""
+    seat = current_seat(state)
+    node = node_name(state)
+    other = {
+        "DREAM_REPLY": f" (in front of P{int(state[k.DREAM_PLAYER])}, Le Rêve)",
+        "WRATH_REPLACE": f" (not card {int(state[k.BLOCKED])}, La Colère)",
+        "BETRAYAL_GIVE": f" (not card {int(state[k.TAKEN])}, in front of P{int(state[k.VICTIM])})",
+        "SECRET_CARD": f" (Secret between P{int(state[k.SECRET_HOLDER])} and "
+        f"P{int(state[k.SECRET_PARTNER])})",
+        "ABSOLUTE_GIVE": f" (Absolu with P{int(state[k.ABS_TARGET])})",
+        "ABSOLUTE_RETURN": f" (Absolu of P{int(state[k.ABS_ACTOR])})",
+        "LUCK_DISCARD": " (La Chance: a hand card other than La Peur)",
+    }
+    return f"P{seat} decides {node}{other.get(node, '')}"
+
+
+def render_text(state: np.ndarray, colour: bool = True) -> str:
+    """A picture of the whole state for people (it shows every hand)."""
+    n = int(state[HDR_NUM_PLAYERS])
+    team_of = teams(state)
+    laurels = rounds_won(state)
+    team_names = [
+        f"team {t} ({', '.join(f'P{s}' for s in range(n) if team_of[s] == t)}){' ★' * laurels[t]}"
+        for t in range(int(state[k.NUM_TEAMS]))
+    ]
+    lines = [
+        f"Présages — {n} players, seed {int(state[HDR_SEED])}, round {round_number(state)}, "
+        f"bout {int(state[k.BOUT])}",
+        "  " + " | ".join(team_names),
+    ]
+    direction = law_direction(state)
+    if direction:
+        lines.append(f"  La Loi in play: {_DIRECTION_NAMES[direction]}")
+    front = in_front(state)
+    current = current_seat(state)
+    for s in range(n):
+        marker = ">" if s == current else " "
+        starter = " (starter)" if s == bout_starter(state) and not state[HDR_TERMINAL] else ""
+        table = _card_text(front[s], colour) if front[s] else "-"
+        cards = " ".join(_card_text(c, colour) for c in hand(state, s))
+        lines.append(
+            f"{marker} P{s} team {team_of[s]}{starter}: in front: {table}\n"
+            f"      hand ({len(hand(state, s))}): {cards}"
+        )
+    if state[k.PREV_LOG_LEN]:
+        lines.append("  previous bout:")
+        lines += _log_lines(state, k.PREV_LOG, k.PREV_LOG_LEN, colour)
+    if state[k.LAST_TABLE : k.LAST_TABLE + n].any():
+        lines.append("  " + _last_table_text(state, colour))
+    if state[k.LOG_LEN]:
+        lines.append("  this bout:")
+        lines += _log_lines(state, k.LOG, k.LOG_LEN, colour)
+    pile = discard_pile(state)
+    lines.append(f"  discard pile ({len(pile)}): " + " ".join(_card_text(c, colour) for c in pile))
+    if last_round_winner(state) >= 0:
+        shown = ", ".join(
+            f"P{int(state[k.REVEAL + c]) - 1} {_card_text(c, colour)}"
+            for c in range(1, NUM_CARDS + 1)
+            if state[k.REVEAL + c]
+        )
+        lines.append(
+            f"  last round won by P{last_round_winner(state)} for their team; "
+            f"hands shown at its end: {shown or 'none (0 cards)'}"
+        )
+    if state[HDR_TERMINAL]:
+        lines.append(f"  game over: team {winning_team(state)} wins")
+    else:
+        lines.append(f"  now: {_pending_text(state)}")
+    return "\n".join(lines)
+
+
+# =========================================================================================
+# position set-up
+# =========================================================================================
+def _check_int(value: Any, what: str, low: int, high: int) -> int:
+    if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
+        raise TypeError(f"{what} must be an int in [{low}, {high}], got {value!r}")
+    if not low <= value <= high:
+        raise ValueError(f"{what} must be in [{low}, {high}], got {value}")
+    return int(value)
+
+
+def _check_cards(cards: Iterable[int], what: str, seen: dict[int, str]) -> list[int]:
+    """Card values of ``cards``; each card may appear once across everything checked."""
+    if isinstance(cards, (str, bytes)) or not isinstance(cards, Iterable):
+        raise TypeError(f"{what} must be an iterable of card values 1..{NUM_CARDS}")
+    values = []
+    for card in cards:
+        value = _check_int(card, f"a card of {what}", 1, NUM_CARDS)
+        if value in seen:
+            raise ValueError(f"card {value} appears in {seen[value]} and in {what}")
+        seen[value] = what
+        values.append(value)
+    return values
+
+
+def _check_teams(team_list: Sequence[int], n: int) -> list[int]:
+    if isinstance(team_list, (str, bytes)) or not isinstance(team_list, Sequence):
+        raise TypeError(f"teams must be a sequence of {n} team indices")
+    if len(team_list) != n:
+        raise ValueError(f"teams must give one team per seat ({n}), got {len(team_list)}")
+    num_teams = 3 if n == 6 else 2
+    values = [_check_int(t, "a team index", 0, num_teams - 1) for t in team_list]
+    sizes = sorted(values.count(t) for t in range(num_teams))
+    allowed = {4: [2, 2], 5: [2, 3], 6: [2, 2, 2]}[n]
+    if sizes != allowed:
+        raise ValueError(
+            f"at {n} players the team sizes must be {allowed}, got teams {values} (sizes {sizes})"
+        )
+    return values
+
+
+def setup_position(
+    num_players: int,
+    hands: Sequence[Iterable[int]],
+    starter: int,
+    teams: Sequence[int] | None = None,
+    round_number: int = 1,
+    rounds_won: Sequence[int] | None = None,
+    set_aside: Iterable[int] | None = None,
+    seed: int = 0,
+    **options: Any,
+) -> np.ndarray:
+    """A state at the start of a bout, at node PLACE for ``starter``.
+
+    ``hands[s]`` lists seat s's cards (values 1..35, each hand at least 2 cards, as at every
+    bout start). ``teams[s]`` is seat s's team (0..1, or 0..2 at 6 players, sizes as in the
+    rules); when omitted, every seat must hold exactly one Absolu and the teams are formed
+    from them as in round-1 setup (then those Absolus count as dealt face up). ``rounds_won``
+    gives each team's laurels (0 or 1). ``set_aside`` are the cards out of this round; the
+    default is every card in no hand. Cards in no hand and not set aside are in the box (out
+    of the game). The state's RNG, used for later deals, is seeded from ``seed``.
+    """
+    game = PresagesGame()
+    n = game.check_num_players(num_players)
+    opts = game.make_options(n, **options)
+    if isinstance(hands, (str, bytes)) or not isinstance(hands, Sequence) or len(hands) != n:
+        raise ValueError(f"hands must be a sequence of {n} hands, one per seat")
+    seen: dict[int, str] = {}
+    hand_values = [_check_cards(h, f"hand {s}", seen) for s, h in enumerate(hands)]
+    short = [s for s, h in enumerate(hand_values) if len(h) < 2]
+    if short:
+        raise ValueError(
+            f"every hand holds at least 2 cards at the start of a bout; seats {short} do not"
+        )
+    starter = _check_int(starter, "starter", 0, n - 1)
+    round_number = _check_int(round_number, "round_number", 1, 100)
+    if set_aside is None:
+        aside = [c for c in range(1, NUM_CARDS + 1) if c not in seen]
+    else:
+        aside = _check_cards(set_aside, "set_aside", seen)
+    if teams is None:
+        absolus = [[c for c in h if is_absolute(c)] for h in hand_values]
+        if any(len(a) != 1 for a in absolus):
+            raise ValueError(
+                "teams can only be formed from the Absolus when every seat holds exactly one "
+                f"Absolu (30..35); hands hold {absolus}: pass teams=[...]"
+            )
+    else:
+        team_list = _check_teams(teams, n)
+    num_teams = 3 if n == 6 else 2
+    laurels = [0] * num_teams if rounds_won is None else list(rounds_won)
+    if len(laurels) != num_teams:
+        raise ValueError(f"rounds_won must give {num_teams} team counts, got {len(laurels)}")
+    laurels = [_check_int(x, "rounds_won of a team", 0, 1) for x in laurels]
+
+    state = game.blank_state(n, opts)
+    state[k.LOC : k.LOC + k.CARD_SLOTS] = k.LOC_BOX
+    for s, h in enumerate(hand_values):
+        state[[k.LOC + c for c in h]] = s
+    state[[k.LOC + c for c in aside]] = k.LOC_ASIDE
+    if teams is None:
+        state[k.START_ABSOLU : k.START_ABSOLU + n] = [a[0] for a in absolus]
+        k.form_teams(state)  # the round-1 rule, then the Absolus count as dealt face up
+        if round_number != 1:
+            state[k.START_ABSOLU : k.START_ABSOLU + n] = 0
+    else:
+        state[k.TEAM : k.TEAM + n] = team_list
+        state[k.NUM_TEAMS] = num_teams
+    team_of = [int(t) for t in state[k.TEAM : k.TEAM + n]]
+    needed = sum(int(k.hand_size_for(n, team_of.count(t))) for t in team_of)
+    in_use = sum(len(h) for h in hand_values) + len(aside)
+    if in_use < needed:
+        raise ValueError(
+            f"hands and set_aside hold {in_use} cards, fewer than the {needed} a later round "
+            "deals; set aside more cards (cards in neither are out of the game)"
+        )
+    state[k.ROUNDS_WON : k.ROUNDS_WON + num_teams] = laurels
+    state[k.ROUND] = round_number
+    k.start_position(state, np.int64(seed), np.int64(starter))
+    return state
+
+
+# =========================================================================================
+# read-only queries
+# =========================================================================================
+def _n(state: np.ndarray) -> int:
+    return int(state[HDR_NUM_PLAYERS])
+
+
+def hand(state: np.ndarray, seat: int) -> list[int]:
+    """Cards in ``seat``'s hand, ascending."""
+    return [c for c in range(1, NUM_CARDS + 1) if state[k.LOC + c] == seat]
+
+
+def hand_sizes(state: np.ndarray) -> list[int]:
+    return [int(x) for x in state[k.HAND_COUNT : k.HAND_COUNT + _n(state)]]
+
+
+def in_front(state: np.ndarray) -> list[int]:
+    """Card lying in front of each seat (0 if none)."""
+    return [int(x) for x in state[k.FRONT : k.FRONT + _n(state)]]
+
+
+def discard_pile(state: np.ndarray) -> list[int]:
+    """Cards discarded this round, in order (a bout's winning card first)."""
+    return [int(x) for x in state[k.DISCARD_LIST : k.DISCARD_LIST + int(state[k.DISCARD_COUNT])]]
+
+
+def set_aside_cards(state: np.ndarray) -> list[int]:
+    return [c for c in range(1, NUM_CARDS + 1) if state[k.LOC + c] == k.LOC_ASIDE]
+
+
+def box_cards(state: np.ndarray) -> list[int]:
+    """Cards out of the whole game (the Absolus not dealt at 4-5 players)."""
+    return [c for c in range(1, NUM_CARDS + 1) if state[k.LOC + c] == k.LOC_BOX]
+
+
+def node_name(state: np.ndarray) -> str:
+    return NODE_NAMES[int(state[k.NODE])]
+
+
+def current_seat(state: np.ndarray) -> int:
+    return int(state[HDR_CURRENT])
+
+
+def teams(state: np.ndarray) -> list[int]:
+    return [int(x) for x in state[k.TEAM : k.TEAM + _n(state)]]
+
+
+def rounds_won(state: np.ndarray) -> list[int]:
+    """Laurels of each team."""
+    return [int(x) for x in state[k.ROUNDS_WON : k.ROUNDS_WON + int(state[k.NUM_TEAMS])]]
+
+
+def round_number(state: np.ndarray) -> int:
+    return int(state[k.ROUND])
+
+
+def bout_starter(state: np.ndarray) -> int:
+    return int(state[k.BOUT_STARTER])
+
+
+def last_bout_winner(state: np.ndarray) -> int:
+    """Winner of the last finished bout of this round (-1 if none yet)."""
+    return int(state[k.LAST_BOUT_WINNER])
+
+
+def last_round_winner(state: np.ndarray) -> int:
+    """Seat that won the last finished round for its team (-1 if none yet)."""
+    return int(state[k.LAST_ROUND_WINNER])
+
+
+def winning_team(state: np.ndarray) -> int:
+    return int(state[k.WINNING_TEAM])
+
+
+def law_direction(state: np.ndarray) -> int:
+    """0 none, 1 BELOW, 2 ABOVE: the direction binding placements now."""
+    return int(k.binding_direction(state))
+
+
+def last_round_end_hands(state: np.ndarray) -> list[list[int]]:
+    """Every seat's hand when the last round ended (empty lists if no round ended yet)."""
+    if last_round_winner(state) < 0:
+        return [[] for _ in range(_n(state))]
+    return [
+        [c for c in range(1, NUM_CARDS + 1) if state[k.END_LOC + c] == s] for s in range(_n(state))
+    ]
+
+
+def last_round_discard(state: np.ndarray) -> list[int]:
+    """Discard pile of the last finished round, in order."""
+    count = int(state[k.LAST_DISCARD_COUNT])
+    return [int(x) for x in state[k.LAST_DISCARD_LIST : k.LAST_DISCARD_LIST + count]]
+
+
+def legal_actions(state: np.ndarray) -> list[int]:
+    mask = np.zeros(NUM_ACTIONS, dtype=np.int8)
+    k.legal_mask(state, mask)
+    return [int(a) for a in np.flatnonzero(mask)]
+
+
+def play(state: np.ndarray, *actions: int) -> np.ndarray:
+    """Apply ``actions`` in order; returns the rewards summed over them.
+
+    Raises ``ValueError`` at the first illegal action, naming the node and the legal
+    actions; the state is then as it was after the last legal one.
+    """
+    game = PresagesGame()
+    total = np.zeros(_n(state), dtype=np.float32)
+    rewards = np.zeros(_n(state), dtype=np.float32)
+    for action in actions:
+        if state[HDR_TERMINAL]:
+            raise ValueError(f"the game is over; action {action!r} cannot be applied")
+        legal = legal_actions(state)
+        if isinstance(action, bool) or not isinstance(action, (int, np.integer)):
+            raise TypeError(f"an action is an int in [0, {NUM_ACTIONS}), got {action!r}")
+        if action not in legal:
+            listing = ", ".join(f"{a} ({game.action_label(state, a)})" for a in legal)
+            raise ValueError(
+                f"action {action} is not legal at node {node_name(state)} for P"
+                f"{current_seat(state)}; legal actions: {listing}"
+            )
+        k.step(state, np.int64(action), rewards)
+        total += rewards
+    return total
