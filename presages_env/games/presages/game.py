@@ -183,6 +183,10 @@ class PresagesGame(Game):
         return PresagesOptions(**flags, round_reward=int(state[k.OPT_ROUND_REWARD_MILLI]) / 1000)
 
     # ---- reading a state ---------------------------------------------------------------
+    def teams(self, state: np.ndarray) -> np.ndarray:
+        """Team of each seat, as dealt (teams come from the face-up Absolus of round 1)."""
+        return np.asarray(teams(state), dtype=np.int64)
+
     def info_key(self, state: np.ndarray) -> tuple[int, int, int]:
         return int(state[k.ROUND]), int(state[k.BOUT]), int(state[HDR_TERMINAL])
 
