@@ -188,4 +188,3 @@ def plot_learning_curve(curve: list[dict], path: Path) -> None:
     fig.tight_layout()
     fig.savefig(path, dpi=120)
     plt.close(fig)
-

@@ -115,7 +115,7 @@ def dealt_size(num_players: int, seat: int) -> int:
 # ---- the deal and the position set-up ------------------------------------------------------
 @pytest.mark.parametrize("num_players", [3, 4, 5, 6])
 @pytest.mark.parametrize("seed", [0, 1, 2, 3, 4, 5])
-def test_first_deal_starts_left_of_the_dealer_who_also_leads(num_players, seed):
+def test_first_deal_starts_left_of_the_dealer_and_that_player_leads(num_players, seed):
     state = GAME.new_state(num_players, seed)
     first = (int(state[k.DEALER]) + 1) % num_players
     assert current(state) == first
