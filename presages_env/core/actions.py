@@ -20,9 +20,9 @@ def check_action(action: Any, mask: np.ndarray, describe=None) -> int:
     """
     if isinstance(action, np.ndarray) and action.shape == ():
         action = action.item()
-    legal = legal_actions(mask)
 
     def listing() -> str:
+        legal = legal_actions(mask)
         if describe is None:
             return str(legal)
         return ", ".join(f"{a} ({describe(a)})" for a in legal)
