@@ -178,6 +178,11 @@ class AciliandeGame(Game):
         )
 
     # ---- reading a state ---------------------------------------------------------------
+    def teams(self, state: np.ndarray) -> np.ndarray:
+        """Team variant: even seats against odd seats; otherwise everyone alone."""
+        seats = np.arange(int(state[HDR_NUM_PLAYERS]))
+        return seats % 2 if state[k.OPT_TEAMS] else seats
+
     def info_key(self, state: np.ndarray) -> tuple[int, int]:
         return int(state[k.MANCHE]), int(state[HDR_TERMINAL])
 
