@@ -11,7 +11,8 @@ from typing import Any
 
 # numba's OpenMP threads otherwise spin after every batched step, starving PyTorch (and any
 # other busy thread) on small machines: 5-100x slower training under load. A user's own
-# setting wins.
+# setting wins: OMP_WAIT_POLICY=ACTIVE gives ~1.4x more vector-env throughput on an idle
+# machine with nothing else running.
 os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
 
 from presages_env.games import GAME_CLASSES, get_game  # noqa: E402

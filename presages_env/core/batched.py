@@ -66,6 +66,7 @@ def _random_actions(masks, rng_states, actions):
 
 
 random_actions = nb.njit(cache=True, parallel=True)(_random_actions)
+random_actions_serial = nb.njit(cache=True)(_random_actions)
 
 
 def _source_digest(module) -> str:

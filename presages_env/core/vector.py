@@ -13,7 +13,7 @@ from typing import Any, NamedTuple
 import numpy as np
 
 from presages_env.core.actions import legal_actions
-from presages_env.core.batched import random_actions, specialise
+from presages_env.core.batched import random_actions, random_actions_serial, specialise
 from presages_env.core.game import Game
 from presages_env.core.rng import derive_seed
 
@@ -87,6 +87,7 @@ class VectorEnv:
         small = self.num_envs < PARALLEL_MIN_ENVS
         self._reset_all = kernels.reset_all_serial if small else kernels.reset_all
         self._step_all = kernels.step_all_serial if small else kernels.step_all
+        self._random_actions = random_actions_serial if small else random_actions
         self.reset(seed)
 
     def _result(self) -> VectorStep:
@@ -135,5 +136,5 @@ class VectorEnv:
     def random_actions(self, rng_states: np.ndarray) -> np.ndarray:
         """A uniformly random legal action per game, drawn from per-game RNG states."""
         actions = np.empty(self.num_envs, dtype=np.int64)
-        random_actions(self.masks, rng_states, actions)
+        self._random_actions(self.masks, rng_states, actions)
         return actions
