@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Callable
+from types import ModuleType
 from typing import Any, ClassVar
 
 import numpy as np
@@ -43,22 +44,30 @@ class Game:
     obs_dtype: ClassVar[type] = np.int8
     Options: ClassVar[type]  # a frozen dataclass of the game's options with defaults
 
-    # the four kernels (numba dispatchers); subclasses set them as
-    # ``reset = staticmethod(kernel.reset)`` and so on
+    # The game's kernel module: its four kernels and its STATE_SIZE, NUM_ACTIONS and
+    # OBS_SIZE constants (sized for the largest table) are picked up from it.
+    kernel: ClassVar[ModuleType]
     reset: ClassVar[Callable]
     legal_mask: ClassVar[Callable]
     step: ClassVar[Callable]
     observe: ClassVar[Callable]
 
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        kernel = cls.__dict__.get("kernel")
+        if kernel is not None:
+            for name in ("reset", "legal_mask", "step", "observe"):
+                setattr(cls, name, staticmethod(getattr(kernel, name)))
+
     # ---- sizes -------------------------------------------------------------------------
     def state_size(self, num_players: int) -> int:
-        raise NotImplementedError
+        return self.kernel.STATE_SIZE
 
     def num_actions(self, num_players: int) -> int:
-        raise NotImplementedError
+        return self.kernel.NUM_ACTIONS
 
     def obs_size(self, num_players: int) -> int:
-        raise NotImplementedError
+        return self.kernel.OBS_SIZE
 
     def obs_high(self, num_players: int) -> np.ndarray:
         """Upper bound of each observation entry (lower bound is 0 unless overridden)."""

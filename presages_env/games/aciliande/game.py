@@ -93,19 +93,7 @@ class AciliandeGame(Game):
     default_players = 4
     obs_dtype = np.int16
     Options = AciliandeOptions
-    reset = staticmethod(k.reset)
-    legal_mask = staticmethod(k.legal_mask)
-    step = staticmethod(k.step)
-    observe = staticmethod(k.observe)
-
-    def state_size(self, num_players: int) -> int:
-        return k.STATE_SIZE
-
-    def num_actions(self, num_players: int) -> int:
-        return k.NUM_ACTIONS
-
-    def obs_size(self, num_players: int) -> int:
-        return k.OBS_SIZE
+    kernel = k
 
     def obs_high(self, num_players: int) -> np.ndarray:
         high = np.ones(k.OBS_SIZE, dtype=np.int64)

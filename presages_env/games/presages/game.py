@@ -146,19 +146,7 @@ class PresagesGame(Game):
     default_players = 4
     obs_dtype = np.int8
     Options = PresagesOptions
-    reset = staticmethod(k.reset)
-    legal_mask = staticmethod(k.legal_mask)
-    step = staticmethod(k.step)
-    observe = staticmethod(k.observe)
-
-    def state_size(self, num_players: int) -> int:
-        return k.STATE_SIZE
-
-    def num_actions(self, num_players: int) -> int:
-        return k.NUM_ACTIONS
-
-    def obs_size(self, num_players: int) -> int:
-        return k.OBS_SIZE
+    kernel = k
 
     def validate_options(self, num_players: int, options: PresagesOptions) -> None:
         for name in _FLAG_SLOTS:
