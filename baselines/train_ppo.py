@@ -28,6 +28,9 @@ def parse_args() -> TrainConfig:
     p.add_argument("--batch-size", type=int, default=defaults.batch_size)
     p.add_argument("--lr", type=float, default=defaults.learning_rate)
     p.add_argument("--eval-games", type=int, default=defaults.eval_games)
+    p.add_argument(
+        "--warm-start", default=defaults.warm_start, help="agent to clone first, or 'none'"
+    )
     p.add_argument("--seed", type=int, default=defaults.seed)
     p.add_argument("--out", default=defaults.out_dir)
     a = p.parse_args()
@@ -42,6 +45,7 @@ def parse_args() -> TrainConfig:
         batch_size=a.batch_size,
         learning_rate=a.lr,
         eval_games=a.eval_games,
+        warm_start=None if a.warm_start == "none" else a.warm_start,
         seed=a.seed,
         out_dir=a.out,
     )

@@ -36,6 +36,9 @@ class TrainConfig:
     ent_coef: float = 0.01
     net_arch: tuple[int, ...] = (256, 256)
     baseline_opponents: tuple[str, ...] = ("random", "heuristic")
+    warm_start: str | None = "heuristic"  # clone this agent before PPO (None: from scratch)
+    warm_start_samples: int = 200_000  # teacher decisions to clone
+    warm_start_epochs: int = 4
     snapshot_every: int = 5  # rollouts between learner snapshots added to the pool
     max_snapshots: int = 4
     eval_every: int = 5  # rollouts between evaluations (learning curve)
@@ -126,6 +129,24 @@ class _Training:
             writer.writerows(self.curve)
 
 
+def warm_start(model, config: TrainConfig) -> None:
+    """Clone the teacher agent into the policy and value head before self-play."""
+    from presages_env.training.imitation import imitate, teacher_games
+
+    teacher = baseline_agent(config.warm_start, config.game, config.seed)
+    print(f"warm start: cloning {config.warm_start} on {config.warm_start_samples:,} decisions")
+    data = teacher_games(
+        config.game,
+        teacher,
+        config.warm_start_samples,
+        config.num_players,
+        config.seed,
+        **config.game_options,
+    )
+    losses = imitate(model.policy, data, epochs=config.warm_start_epochs, seed=config.seed)
+    print("warm start: " + ", ".join(f"{k} {v:.3f}" for k, v in losses.items()))
+
+
 def train(config: TrainConfig):
     """Train, checkpoint and log under ``config.out_dir``; returns the MaskablePPO model."""
     from sb3_contrib import MaskablePPO
@@ -163,6 +184,9 @@ def train(config: TrainConfig):
     )
     model.set_logger(configure(str(out / "logs"), ["csv", "tensorboard"]))
     training = _Training(config, env, out)
+    if config.warm_start:
+        warm_start(model, config)
+        training.evaluate(model)
     model.learn(config.total_timesteps, callback=training.make_callback())
     training.evaluate(model)
     model.save(out / "model.zip")

@@ -3,9 +3,10 @@
 import numpy as np
 from sb3_contrib import MaskablePPO
 
-from presages_env.agents import RandomAgent
+from presages_env.agents import HeuristicAgent, RandomAgent
 from presages_env.agents.ppo import PPOAgent
 from presages_env.evaluation import head_to_head
+from presages_env.training.imitation import imitate, teacher_games
 from presages_env.training.vec_env import SelfPlayVecEnv
 
 
@@ -80,3 +81,22 @@ def test_a_tiny_training_run_beats_random_in_president():
     result = head_to_head("president", PPOAgent(model.policy), RandomAgent(7), 600, seed=11)
     # random against random gets mean reward 0; the trained seat must be clearly above
     assert result.mean_reward_ci().low > 0.1, result.mean_reward_ci()
+
+
+def test_teacher_games_record_legal_actions_and_the_seat_returns():
+    obs, masks, actions, returns = teacher_games(
+        "president", HeuristicAgent("president"), 2000, 4, 0
+    )
+    assert len(obs) == len(masks) == len(actions) == len(returns) >= 2000
+    assert masks[np.arange(len(actions)), actions].all()
+    # one manche, "places" reward: a decision's return-to-go is its seat's final reward
+    assert np.allclose(np.min(np.abs(returns[:, None] - [1, 1 / 3, -1 / 3, -1]), axis=1), 0)
+
+
+def test_cloning_the_heuristic_makes_the_policy_agree_with_it():
+    env = SelfPlayVecEnv("president", 8, [RandomAgent(1)], num_players=4, seed=0)
+    model = MaskablePPO("MlpPolicy", env, policy_kwargs={"net_arch": [64, 64]}, seed=0)
+    data = teacher_games("president", HeuristicAgent("president"), 20_000, 4, 1)
+    before = imitate(model.policy, data, epochs=0)["agreement"]
+    after = imitate(model.policy, data, epochs=3)["agreement"]
+    assert after > max(before + 0.15, 0.75), (before, after)

@@ -1,0 +1,94 @@
+"""Warm start: teach a MaskablePPO policy (and its value head) to play like a teacher agent.
+
+Self-play from scratch learns slowly against strong hand-written opponents when the only
+reward comes at the end of a long game. Cloning the teacher first — its actions as targets
+for the policy, the returns its games produced as targets for the value head — starts PPO
+at the teacher's level; PPO then improves on it.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import torch
+
+import presages_env
+from presages_env.agents.base import Agent
+
+
+def teacher_games(
+    game: str, teacher: Agent, samples: int, num_players: int | None, seed: int, **options
+):
+    """``(obs, masks, actions, returns)`` of decisions from games the teacher plays alone.
+
+    ``returns`` is each decision's return-to-go for the seat that took it (undiscounted);
+    decisions of games still running at the end are dropped.
+    """
+    num_envs = 256
+    vec = presages_env.make_vec(game, num_envs, num_players=num_players, seed=seed, **options)
+    n = vec.num_players
+    gained = np.zeros((num_envs, n))  # reward so far in each running game, per seat
+    pending: list[list[tuple[int, int, float]]] = [[] for _ in range(num_envs)]
+    obs, masks, actions = [], [], []
+    done_rows: list[tuple[int, float]] = []
+    steps = 0
+    while len(done_rows) < samples:
+        acts = teacher.act_batch(vec.obs, vec.masks)
+        seats = vec.current.copy()
+        for i in range(num_envs):
+            pending[i].append((steps * num_envs + i, int(seats[i]), float(gained[i, seats[i]])))
+        obs.append(vec.obs.copy())
+        masks.append(vec.masks.copy())
+        actions.append(acts)
+        out = vec.step(acts)
+        gained += out.rewards
+        for i in np.flatnonzero(out.done):
+            final = gained[i]
+            done_rows.extend((index, final[seat] - before) for index, seat, before in pending[i])
+            pending[i].clear()
+            gained[i] = 0.0
+        steps += 1
+    index = np.array([r[0] for r in done_rows])
+    returns = np.array([r[1] for r in done_rows], dtype=np.float32)
+    return (
+        np.concatenate(obs)[index],
+        np.concatenate(masks)[index],
+        np.concatenate(actions)[index],
+        returns,
+    )
+
+
+def imitate(
+    policy,
+    data: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray],
+    epochs: int = 3,
+    batch_size: int = 1024,
+    seed: int = 0,
+) -> dict[str, float]:
+    """Fit ``policy`` to the teacher's actions and returns; returns the final losses."""
+    obs, masks, actions, returns = data
+    generator = np.random.default_rng(seed)
+    policy.set_training_mode(True)
+    losses = {"action_nll": 0.0, "value_mse": 0.0, "agreement": 0.0}
+    for _ in range(epochs):
+        order = generator.permutation(len(actions))
+        for start in range(0, len(order), batch_size):
+            batch = order[start : start + batch_size]
+            values, log_prob, _ = policy.evaluate_actions(
+                torch.as_tensor(obs[batch], dtype=torch.float32),
+                torch.as_tensor(actions[batch]),
+                action_masks=torch.as_tensor(masks[batch].astype(np.bool_)),
+            )
+            nll = -log_prob.mean()
+            mse = torch.nn.functional.mse_loss(values.flatten(), torch.as_tensor(returns[batch]))
+            loss = nll + 0.5 * mse
+            policy.optimizer.zero_grad()
+            loss.backward()
+            policy.optimizer.step()
+            losses["action_nll"], losses["value_mse"] = nll.item(), mse.item()
+    policy.set_training_mode(False)
+    sample = slice(0, min(len(actions), 20_000))
+    predicted, _ = policy.predict(
+        obs[sample].astype(np.float32), deterministic=True, action_masks=masks[sample] > 0
+    )
+    losses["agreement"] = float(np.mean(predicted == actions[sample]))
+    return losses
