@@ -600,3 +600,41 @@ def observe(state, player, obs):
     obs[OBS_FACE_UP] = state[FACE_UP]
     obs[OBS_POT] = state[POT]
     obs[OBS_TEAMS] = state[OPT_TEAMS]
+
+
+# ---- determinisation for search ------------------------------------------------------------
+@nb.njit(cache=True)
+def sample_world(state, player, seed, world):
+    """Write into ``world`` a full state ``player`` cannot tell apart from ``state``.
+
+    Kept: ``player``'s hand and everything public (bids, tricks and the cards played,
+    lives, the pot, the face-up Goddesses of a duel). The cards ``player`` cannot see — the
+    other hands and the undealt cards — are shuffled together and dealt back with every
+    hand size kept; in a duel the Goddesses stay out, as in the real deal. The world's RNG
+    is re-seeded from ``seed`` so later deals are unknown. Not enforced: inferences from
+    play (a player who did not win a trick cheaply may hold no low card).
+    """
+    world[:] = state
+    rng_seed(world, seed)
+    world[HDR_SEED] = seed
+    hidden = np.empty(NUM_CARDS, dtype=np.int64)
+    count = 0
+    for card in range(NUM_CARDS):
+        owner = state[CARD_OWNER + card]
+        if state[CARD_TRICK + card] >= 0 or owner == player:
+            continue
+        if owner < 0 and state[DUEL] and is_goddess(state, card):
+            continue
+        hidden[count] = card
+        count += 1
+    rng_shuffle(world, hidden, count)
+    # re-deal in the order the hidden slots were found: each seat keeps its hand size
+    index = 0
+    for card in range(NUM_CARDS):
+        owner = state[CARD_OWNER + card]
+        if state[CARD_TRICK + card] >= 0 or owner == player:
+            continue
+        if owner < 0 and state[DUEL] and is_goddess(state, card):
+            continue
+        world[CARD_OWNER + hidden[index]] = owner
+        index += 1
