@@ -5,7 +5,7 @@
 Plays the four pairings the docs report — heuristic vs random, PPO vs random, PPO vs
 heuristic, search vs heuristic — with seat (or team) rotation and fixed seeds, the first
 agent on one side and the second on all others. PPO is the shipped checkpoint
-``presages_env/checkpoints/<game>.zip`` (or --ppo PATH). Prints a Markdown table.
+``presages_env/checkpoints/<game>.pt`` (or --ppo PATH). Prints a Markdown table.
 """
 
 from __future__ import annotations
@@ -28,10 +28,10 @@ def main() -> None:
     p.add_argument("--games", type=int, default=2000, help="games per pairing")
     p.add_argument("--search-games", type=int, default=200, help="games for search")
     p.add_argument("--simulations", type=int, default=200, help="search, per move")
-    p.add_argument("--ppo", default=None, help="model.zip (default: the shipped one)")
+    p.add_argument("--ppo", default=None, help="model.zip or policy .pt (default: the shipped one)")
     p.add_argument("--seed", type=int, default=0)
     args = p.parse_args()
-    shipped = Path(presages_env.__file__).parent / "checkpoints" / f"{args.game}.zip"
+    shipped = Path(presages_env.__file__).parent / "checkpoints" / f"{args.game}.pt"
     ppo = PPOAgent.load(args.ppo or shipped, name="ppo")
     heuristic = HeuristicAgent(args.game)
     random = RandomAgent(args.seed)

@@ -19,11 +19,21 @@ class PPOAgent(Agent):
 
     @classmethod
     def load(cls, path: str | Path, name: str | None = None, deterministic: bool = True):
-        """Load a model saved by ``MaskablePPO.save`` (e.g. ``runs/ppo/model.zip``)."""
-        from sb3_contrib import MaskablePPO
+        """Load a policy saved by :meth:`save` (``.pt``) or a whole ``MaskablePPO.save`` zip."""
+        path = Path(path)
+        if path.suffix == ".pt":
+            from sb3_contrib.common.maskable.policies import MaskableActorCriticPolicy
 
-        model = MaskablePPO.load(str(path), device="cpu")
-        return cls(model.policy, name or Path(path).stem, deterministic)
+            policy = MaskableActorCriticPolicy.load(str(path), device="cpu")
+        else:
+            from sb3_contrib import MaskablePPO
+
+            policy = MaskablePPO.load(str(path), device="cpu").policy
+        return cls(policy, name or path.stem, deterministic)
+
+    def save(self, path: str | Path) -> None:
+        """Save the policy alone (no optimiser state): a third of a model zip, for shipping."""
+        self.policy.save(str(path))
 
     def act_batch(self, obs: np.ndarray, masks: np.ndarray) -> np.ndarray:
         actions, _ = self.policy.predict(

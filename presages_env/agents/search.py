@@ -1,0 +1,299 @@
+"""Information-set Monte Carlo tree search on the rules kernels.
+
+Single-observer IS-MCTS (Cowling, Powley and Whitehouse, 2012): every simulation deals a
+world the acting seat cannot tell from the real game (the game's ``sample_world``), walks
+one shared tree whose edges are actions, adds one node, plays uniformly random moves to
+the end of the game and credits each edge with the return of the seat that chose it.
+Edges are chosen by UCB with availability counts: an edge's exploration term grows with
+the number of visits in which it was legal, not with its parent's visits, since hidden
+cards make an edge legal in some worlds only. The move played is the root's most visited.
+
+The tree is a fixed-size node table (one node per simulation, plus the root): node 0 is
+the root, ``children[v, a]`` the node reached by action ``a`` from ``v`` (-1: none yet), and
+each node ``c`` holds its incoming edge's statistics: ``visits[c]``, ``available[c]`` (the
+simulations in which the edge was legal), ``reward[c]`` (summed return of ``chooser[c]``,
+the seat that took the edge).
+
+The search loops call a game's kernels by global name (``legal_mask``, ``step``,
+``sample_world``); :func:`specialise_search` copies the templates with those names bound
+to one game's kernels, as :mod:`presages_env.core.batched` does, so numba caches the
+compiled search on disk per game.
+"""
+
+from __future__ import annotations
+
+import types
+from collections.abc import Callable
+
+import numba as nb
+import numpy as np
+
+from presages_env.agents.base import Agent
+from presages_env.core.batched import _source_digest
+from presages_env.core.game import Game
+from presages_env.core.header import HDR_CURRENT, HDR_GAME_ID, HDR_NUM_PLAYERS, HDR_TERMINAL
+from presages_env.core.rng import choose_legal, splitmix_next
+from presages_env.games import get_game
+
+# Kernels the templates call; bound per game by `specialise_search`.
+legal_mask = step = sample_world = None
+
+
+@nb.njit(cache=True)
+def _ucb_action(children, visits, available, reward, node, mask, exploration):
+    """The legal action of ``node`` whose child has the best availability-UCB score."""
+    best = -1
+    best_score = -np.inf
+    for a in range(mask.shape[0]):
+        child = children[node, a]
+        if mask[a] == 0 or child < 0:
+            continue
+        mean = reward[child] / visits[child]
+        score = mean + exploration * np.sqrt(np.log(available[child]) / visits[child])
+        if score > best_score:
+            best_score = score
+            best = a
+    return best
+
+
+@nb.njit(cache=True)
+def _count_available(children, available, node, mask):
+    """Count one more availability for each expanded child legal in this world.
+
+    Returns how many legal actions have no child yet.
+    """
+    untried = 0
+    for a in range(mask.shape[0]):
+        if mask[a]:
+            if children[node, a] >= 0:
+                available[children[node, a]] += 1
+            else:
+                untried += 1
+    return untried
+
+
+@nb.njit(cache=True)
+def _pick_untried(children, node, mask, untried, bits):
+    """A legal action of ``node`` with no child yet, uniformly among the ``untried`` ones."""
+    pick = np.int64((bits >> np.uint64(33)) % np.uint64(untried))
+    for a in range(mask.shape[0]):
+        if mask[a] and children[node, a] < 0:
+            if pick == 0:
+                return a
+            pick -= 1
+    return -1
+
+
+@nb.njit(cache=True)
+def _add_child(children, available, chooser, size, node, action, seat):
+    """A new node for the edge ``action`` of ``node`` taken by ``seat``, legal once so far."""
+    child = size[0]
+    size[0] += 1
+    children[node, action] = child
+    chooser[child] = seat
+    available[child] = 1
+    return child
+
+
+@nb.njit(cache=True)
+def _add_rewards(returns, rewards):
+    for p in range(returns.shape[0]):
+        returns[p] += rewards[p]
+
+
+@nb.njit(cache=True)
+def _backpropagate(path, length, chooser, visits, reward, returns):
+    """Credit every edge of the path with the return of the seat that took it."""
+    for i in range(1, length):
+        node = path[i]
+        visits[node] += 1
+        reward[node] += returns[chooser[node]]
+
+
+@nb.njit(cache=True)
+def _most_visited(children, visits, mask):
+    """The root action tried most often (ties: the lowest action)."""
+    best = -1
+    best_visits = -1
+    for a in range(mask.shape[0]):
+        child = children[0, a]
+        if mask[a] and child >= 0 and visits[child] > best_visits:
+            best_visits = visits[child]
+            best = a
+    return best
+
+
+def _simulate(world, tree, path, mask, rewards, returns, exploration, rng):
+    """One simulation in ``world``: descend, expand one node, roll out to the end.
+
+    ``tree`` is ``(children, visits, available, reward, chooser, size)`` with ``size[0]``
+    the nodes in use. Fills ``path`` with the nodes visited and ``returns`` with each
+    seat's summed reward; returns the advanced RNG state and the path length.
+    """
+    children, visits, available, reward, chooser, size = tree
+    returns[:] = 0.0
+    node = 0
+    path[0] = 0
+    length = 1
+    expanded = False
+    while world[HDR_TERMINAL] == 0 and not expanded:
+        legal_mask(world, mask)
+        untried = _count_available(children, available, node, mask)
+        if untried > 0:
+            rng, bits = splitmix_next(rng)
+            action = _pick_untried(children, node, mask, untried, bits)
+            seat = world[HDR_CURRENT]
+            node = _add_child(children, available, chooser, size, node, action, seat)
+            expanded = True
+        else:
+            action = _ucb_action(children, visits, available, reward, node, mask, exploration)
+            node = children[node, action]
+        path[length] = node
+        length += 1
+        step(world, action, rewards)
+        _add_rewards(returns, rewards)
+    while world[HDR_TERMINAL] == 0:
+        legal_mask(world, mask)
+        rng, bits = splitmix_next(rng)
+        step(world, choose_legal(mask, bits), rewards)
+        _add_rewards(returns, rewards)
+    return rng, length
+
+
+@nb.njit(cache=True)
+def _new_tree(nodes, num_actions):
+    """An empty node table for ``nodes`` nodes (the root already in use)."""
+    children = np.full((nodes, num_actions), -1, dtype=np.int32)
+    visits = np.zeros(nodes, dtype=np.int64)
+    available = np.zeros(nodes, dtype=np.int64)
+    reward = np.zeros(nodes, dtype=np.float64)
+    chooser = np.zeros(nodes, dtype=np.int64)
+    size = np.ones(1, dtype=np.int64)
+    return children, visits, available, reward, chooser, size
+
+
+def _search(state, num_actions, simulations, exploration, rng):
+    """The move of the seat to act in ``state``, searched from what that seat knows."""
+    mask = np.zeros(num_actions, dtype=np.int8)
+    legal_mask(state, mask)
+    if mask.sum() == 1:
+        return choose_legal(mask, np.uint64(0))
+    player = state[HDR_CURRENT]
+    tree = _new_tree(simulations + 1, num_actions)
+    children, visits, _, reward, chooser, _ = tree
+    path = np.zeros(simulations + 1, dtype=np.int64)
+    world = np.empty_like(state)
+    world_mask = np.zeros(num_actions, dtype=np.int8)
+    rewards = np.zeros(state[HDR_NUM_PLAYERS], dtype=np.float32)
+    returns = np.zeros(state[HDR_NUM_PLAYERS], dtype=np.float64)
+    for _ in range(simulations):
+        rng, bits = splitmix_next(rng)
+        sample_world(state, player, np.int64(bits >> np.uint64(1)), world)
+        rng, length = _simulate(world, tree, path, world_mask, rewards, returns, exploration, rng)
+        _backpropagate(path, length, chooser, visits, reward, returns)
+    return _most_visited(children, visits, mask)
+
+
+def _search_all(states, num_actions, simulations, exploration, seeds, actions):
+    """Search each state in turn.
+
+    Serial on purpose: a parallel launch costs milliseconds on a busy machine, more than a
+    small search; callers wanting more cores can split the batch across processes.
+    """
+    for i in range(states.shape[0]):
+        actions[i] = _search(states[i], num_actions, simulations, exploration, seeds[i])
+
+
+_TEMPLATES = (_simulate, _search, _search_all)  # callees first: each is bound to the last
+_compiled_searches: dict[str, Callable] = {}
+
+
+def specialise_search(game: Game, sample_world_kernel: Callable) -> Callable:
+    """The compiled (disk-cached) batched search bound to ``game``'s kernels.
+
+    Returns ``search_all(states, num_actions, simulations, exploration, seeds, actions)``.
+    """
+    digest = _source_digest(game.kernel)
+    namespace = dict(_search_all.__globals__)
+    namespace.update(legal_mask=game.legal_mask, step=game.step, sample_world=sample_world_kernel)
+    for template in _TEMPLATES:
+        fn = types.FunctionType(template.__code__, namespace, template.__name__)
+        fn.__qualname__ = f"{template.__name__}_{game.name}_{digest}"
+        fn.__module__ = __name__
+        namespace[template.__name__] = nb.njit(cache=True)(fn)
+    return namespace[_TEMPLATES[-1].__name__]
+
+
+def _search_of(game: Game) -> Callable:
+    """The game's compiled search, built once per process."""
+    if game.name not in _compiled_searches:
+        sample_world_kernel = getattr(game.kernel, "sample_world", None)
+        if sample_world_kernel is None:
+            raise NotImplementedError(
+                f"{game.name} has no sample_world(state, player, seed, world) in its kernel.py "
+                "yet, so it cannot be searched"
+            )
+        _compiled_searches[game.name] = specialise_search(game, sample_world_kernel)
+    return _compiled_searches[game.name]
+
+
+@nb.njit(cache=True)
+def _next_seeds(rng_state, seeds):
+    for i in range(seeds.shape[0]):
+        rng_state[0], bits = splitmix_next(rng_state[0])
+        seeds[i] = np.int64(bits >> np.uint64(1))
+
+
+class ISMCTSAgent(Agent):
+    """Single-observer information-set MCTS with a budget of simulations per move.
+
+    ``exploration`` is the UCB constant in reward units: the default suits returns spanning
+    about [-1, 1] (it beat 0.35 and 0.7 in Président); scale it with a game's reward range.
+
+    It needs the full game states (``act_states``) to deal its worlds, but only reads what
+    the acting seat knows: each world comes from the game's ``sample_world`` for that seat.
+    Seeded, so a tournament replays exactly.
+    """
+
+    needs_state = True
+
+    def __init__(
+        self, game_name: str, simulations: int = 200, exploration: float = 1.4, seed: int = 0
+    ) -> None:
+        if isinstance(simulations, bool) or not isinstance(simulations, (int, np.integer)):
+            raise TypeError(f"simulations must be an int, got {type(simulations).__name__}")
+        if simulations < 1:
+            raise ValueError(f"simulations must be at least 1, got {simulations}")
+        if not exploration >= 0:
+            raise ValueError(f"exploration must be a number >= 0, got {exploration!r}")
+        self.game = get_game(game_name)
+        self.name = f"ismcts{simulations}"
+        self.simulations = int(simulations)
+        self.exploration = float(exploration)
+        self._search = _search_of(self.game)
+        self._rng_state = np.array([seed], dtype=np.int64)
+
+    def act_states(self, states: np.ndarray) -> np.ndarray:
+        """One action per row of ``states`` (``[B, S]``), for the seat to act in each."""
+        states = np.ascontiguousarray(states, dtype=np.int64)
+        if states.ndim != 2:
+            raise ValueError(f"states must be a [B, S] array, got shape {states.shape}")
+        if (states[:, HDR_TERMINAL] != 0).any():
+            raise ValueError("cannot act in a finished game (a state has HDR_TERMINAL set)")
+        if (states[:, HDR_GAME_ID] != self.game.game_id).any():
+            raise ValueError(f"every state must be a {self.game.name} state (HDR_GAME_ID)")
+        num_actions = max(
+            (self.game.num_actions(int(n)) for n in np.unique(states[:, HDR_NUM_PLAYERS])),
+            default=0,
+        )
+        seeds = np.empty(states.shape[0], dtype=np.int64)
+        _next_seeds(self._rng_state, seeds)
+        actions = np.empty(states.shape[0], dtype=np.int64)
+        self._search(states, num_actions, self.simulations, self.exploration, seeds, actions)
+        return actions
+
+    def act_batch(self, obs: np.ndarray, masks: np.ndarray) -> np.ndarray:
+        raise TypeError(
+            f"{type(self).__name__} searches from full game states: call act_states(states) "
+            "(it only uses what the acting seat may know), not act_batch(obs, masks)"
+        )
