@@ -22,14 +22,13 @@ compiled search on disk per game.
 
 from __future__ import annotations
 
-import types
 from collections.abc import Callable
 
 import numba as nb
 import numpy as np
 
 from presages_env.agents.base import Agent
-from presages_env.core.batched import _source_digest
+from presages_env.core.batched import bind_kernels, source_digest
 from presages_env.core.game import Game
 from presages_env.core.header import HDR_CURRENT, HDR_GAME_ID, HDR_NUM_PLAYERS, HDR_TERMINAL
 from presages_env.core.rng import choose_legal, splitmix_next
@@ -213,14 +212,12 @@ def specialise_search(game: Game, sample_world_kernel: Callable) -> Callable:
 
     Returns ``search_all(states, num_actions, simulations, exploration, seeds, actions)``.
     """
-    digest = _source_digest(game.kernel)
+    digest = source_digest(game.kernel)
     namespace = dict(_search_all.__globals__)
     namespace.update(legal_mask=game.legal_mask, step=game.step, sample_world=sample_world_kernel)
     for template in _TEMPLATES:
-        fn = types.FunctionType(template.__code__, namespace, template.__name__)
-        fn.__qualname__ = f"{template.__name__}_{game.name}_{digest}"
-        fn.__module__ = __name__
-        namespace[template.__name__] = nb.njit(cache=True)(fn)
+        qualname = f"{template.__name__}_{game.name}_{digest}"
+        namespace[template.__name__] = bind_kernels(template, namespace, qualname)
     return namespace[_TEMPLATES[-1].__name__]
 
 

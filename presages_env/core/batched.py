@@ -69,8 +69,21 @@ random_actions = nb.njit(cache=True, parallel=True)(_random_actions)
 random_actions_serial = nb.njit(cache=True)(_random_actions)
 
 
-def _source_digest(module) -> str:
+def source_digest(module) -> str:
+    """Short hash of a module's source: part of the cache name of code that inlines it."""
     return hashlib.sha1(inspect.getsource(module).encode()).hexdigest()[:10]
+
+
+def bind_kernels(template, namespace: dict, qualname: str, parallel: bool = False):
+    """A disk-cached njit copy of ``template`` whose global names resolve in ``namespace``.
+
+    ``qualname`` names the copy in numba's cache; make it unique per game (and per version
+    of the kernels it calls, see :func:`source_digest`).
+    """
+    fn = types.FunctionType(template.__code__, namespace, template.__name__)
+    fn.__qualname__ = qualname
+    fn.__module__ = template.__module__
+    return nb.njit(cache=True, parallel=parallel)(fn)
 
 
 def specialise(game) -> types.SimpleNamespace:
@@ -86,15 +99,12 @@ def specialise(game) -> types.SimpleNamespace:
         "observe": game.observe,
     }
     # A kernel edit must invalidate the cache of the batched copy that inlines it.
-    digest = _source_digest(inspect.getmodule(game.reset.py_func))
+    digest = source_digest(game.kernel)
     out = {}
     for template in (_reset_all, _step_all):
-        namespace = dict(template.__globals__)
-        namespace.update(kernels)
+        namespace = dict(template.__globals__, **kernels)
         for parallel, suffix in ((True, ""), (False, "_serial")):
-            variant = types.FunctionType(template.__code__, namespace, template.__name__)
-            variant.__module__ = __name__
-            variant.__qualname__ = f"{template.__name__}{suffix}_{game.name}_{digest}"
+            qualname = f"{template.__name__}{suffix}_{game.name}_{digest}"
             name = template.__name__.lstrip("_") + suffix
-            out[name] = nb.njit(cache=True, parallel=parallel)(variant)
+            out[name] = bind_kernels(template, namespace, qualname, parallel)
     return types.SimpleNamespace(**out)
