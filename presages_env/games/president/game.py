@@ -102,7 +102,8 @@ class PresidentGame(Game):
     def render(self, state: np.ndarray) -> str:
         n = int(state[HDR_NUM_PLAYERS])
         lines = [
-            f"Président — manche {int(state[k.MANCHE]) + 1}/{int(state[k.OPT_NUM_MANCHES])}, "
+            f"Président — manche {min(int(state[k.MANCHE]) + 1, int(state[k.OPT_NUM_MANCHES]))}"
+            f"/{int(state[k.OPT_NUM_MANCHES])}, "
             f"seed {int(state[HDR_SEED])}"
         ]
         if state[k.TOP_RANK] >= 0:
