@@ -1,10 +1,11 @@
 """The main demo (``make run``): short self-play training, then an evaluation tournament.
 
-    python baselines/demo.py [--game presages] [--budget 210] [--eval-games 1000]
+    python baselines/demo.py [--game presages] [--budget 180] [--eval-games 600]
 
-Trains MaskablePPO by self-play on the default game (Présages, 4 players) for --budget
-seconds, then plays the trained agent, the heuristic and the random agent against each
-other with seat rotation and fixed seeds. Prints the results table and writes under --out:
+Clones the heuristic, then trains MaskablePPO by self-play on the default game (Présages,
+4 players, the learner playing a whole team) for --budget seconds, then plays the trained
+agent, the heuristic and the random agent against each other with seat rotation and fixed
+seeds. Prints the results table and writes under --out:
 the learning curve (``ppo/learning_curve.png``), ``winrates.png`` and ``results.md``.
 """
 
@@ -31,8 +32,8 @@ def main() -> None:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--game", default=None, help="default: presages (president until ready)")
     p.add_argument("--players", type=int, default=None)
-    p.add_argument("--budget", type=float, default=210.0, help="training seconds")
-    p.add_argument("--eval-games", type=int, default=1000, help="games per pairing")
+    p.add_argument("--budget", type=float, default=180.0, help="training seconds")
+    p.add_argument("--eval-games", type=int, default=600, help="games per pairing")
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--out", default="runs/demo")
     args = p.parse_args()
@@ -47,6 +48,8 @@ def main() -> None:
         team_play=game == "presages",
         time_budget_s=args.budget,
         eval_games=200,
+        warm_start_samples=50_000,
+        warm_start_epochs=3,
         seed=args.seed,
         out_dir=str(out / "ppo"),
     )
