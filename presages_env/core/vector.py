@@ -105,9 +105,8 @@ class VectorEnv:
         return self._result()
 
     def step(self, actions: np.ndarray) -> VectorStep:
-        """Apply one action per game; ``-1`` skips a game (no reward, not done, same obs).
-
-        An illegal action raises ``ValueError`` and no game moves.
+        """Apply one action per game; a negative one (say -1) skips that game: no reward,
+        not done, same observation. An illegal action raises ``ValueError``; no game moves.
         """
         actions = np.asarray(actions)
         if actions.shape != (self.num_envs,) or not np.issubdtype(actions.dtype, np.integer):

@@ -374,8 +374,8 @@ def test_winner_and_discards_match_the_card_texts_on_random_tables(n):
         table = [int(c) for c in rng.choice(np.arange(1, 36), size=n, replace=False)]
         state[k.FRONT : k.FRONT + n] = table
         winner, discards = oracle_bout(table)
-        got_winner = k._winning_card(state, 14 in table, 26 in table)
-        bits = int(k._discard_set(state, got_winner))
+        got_winner = k.winning_card(state, 14 in table, 26 in table)
+        bits = int(k.discard_set(state, got_winner))
         assert got_winner == winner, table
         assert {c for c in range(1, 36) if bits >> c & 1} == discards, table
 

@@ -118,7 +118,7 @@ def _next_card(deck, direction):
     first = -1
     for i in range(deck.size):
         if deck[i] != 0:
-            if k._obeys(deck[i], direction):
+            if k.obeys(deck[i], direction):
                 return i
             if first < 0:
                 first = i
@@ -193,8 +193,8 @@ def _bout_value(obs, table, hands, scratch):
     n = _players(obs)
     for s in range(n):
         scratch[k.FRONT + s] = table[s]
-    winner = k._winning_card(scratch, _on_table(table, MIRROR), _on_table(table, SADNESS))
-    discards = k._discard_set(scratch, winner)
+    winner = k.winning_card(scratch, _on_table(table, MIRROR), _on_table(table, SADNESS))
+    discards = k.discard_set(scratch, winner)
     after = hands.copy()
     for s in range(n):
         if not discards & (np.int64(1) << table[s]):

@@ -670,7 +670,7 @@ def _continue_bout(state, rewards):
 # end of bout (§4.1), round end (§4.3) and game end (§4.4)
 # =========================================================================================
 @nb.njit(cache=True)
-def _winning_card(state, has_mirror, has_sadness):
+def winning_card(state, has_mirror, has_sadness):
     """§4.1 step 1: lowest under Mirror, second-highest under Sadness, else highest."""
     n = state[HDR_NUM_PLAYERS]
     low = 99
@@ -692,7 +692,7 @@ def _winning_card(state, has_mirror, has_sadness):
 
 
 @nb.njit(cache=True)
-def _discard_set(state, winner):
+def discard_set(state, winner):
     """§4.1 step 3 as a bit set over card values: the winner plus every ⏳ mark but Fear.
 
     Every condition reads the complete table, so a card being discarded still marks.
@@ -771,12 +771,12 @@ def _discard_set(state, winner):
 def _end_bout(state, rewards):
     """§4.1 exactly: winner, discard set, next starter, moves, Luck, round-end check."""
     n = state[HDR_NUM_PLAYERS]
-    winner_card = _winning_card(state, _in_play(state, MIRROR), _in_play(state, SADNESS))
+    winner_card = winning_card(state, _in_play(state, MIRROR), _in_play(state, SADNESS))
     if state[OPT_WINNER_IS_PLACER]:
         winner = state[PLACER + winner_card] - 1
     else:
         winner = _holder(state, winner_card)
-    discards = _discard_set(state, winner_card)
+    discards = discard_set(state, winner_card)
     next_starter = winner
     state[PRIDE_LEFT] = -1
     if _in_play(state, PRIDE):
@@ -892,7 +892,7 @@ def _after_bout(state, rewards):
 # the four kernels
 # =========================================================================================
 @nb.njit(cache=True)
-def _obeys(card, direction):
+def obeys(card, direction):
     return direction == DIR_NONE or (direction == DIR_BELOW) == (card < LAW)
 
 
@@ -901,10 +901,10 @@ def _mask_hand(state, mask, seat, excluded, direction):
     """Hand cards of ``seat`` but ``excluded``, kept to Law's ``direction`` if possible."""
     obeys_any = False
     for c in range(1, CARD_SLOTS):
-        if state[LOC + c] == seat and c != excluded and _obeys(c, direction):
+        if state[LOC + c] == seat and c != excluded and obeys(c, direction):
             obeys_any = True
     for c in range(1, CARD_SLOTS):
-        if state[LOC + c] == seat and c != excluded and (not obeys_any or _obeys(c, direction)):
+        if state[LOC + c] == seat and c != excluded and (not obeys_any or obeys(c, direction)):
             mask[c - 1] = 1
 
 
