@@ -16,6 +16,7 @@ class Agent:
     """
 
     name: str = "agent"
+    needs_state: bool = False  # True for agents that act on full states (``act_states``)
 
     def act_batch(self, obs: np.ndarray, masks: np.ndarray) -> np.ndarray:
         """One legal action per row of ``masks`` (``obs`` is ``[B, D]``, ``masks`` ``[B, A]``)."""

@@ -318,7 +318,7 @@ def _has_teams(vec: VectorEnv) -> bool:
 
 def _act(agent: Agent, vec: VectorEnv, envs: np.ndarray) -> np.ndarray:
     """Search agents read the full state (they sample worlds from it); others observe."""
-    if getattr(agent, "needs_state", False):
+    if agent.needs_state:
         return agent.act_states(vec.states[envs])
     return agent.act_batch(vec.obs[envs], vec.masks[envs])
 

@@ -11,6 +11,7 @@ import pytest
 from presages_env.agents import search
 from presages_env.agents.search import ISMCTSAgent
 from presages_env.core.header import HDR_CURRENT, HDR_GAME_ID, HDR_NUM_PLAYERS, HDR_TERMINAL
+from presages_env.games import get_game
 from presages_env.games.president import kernel as pk
 from presages_env.games.president.game import (
     PresidentGame,
@@ -180,6 +181,13 @@ def test_search_agent_plays_legal_moves_in_batches() -> None:
         for i, action in zip(live, agent.act_states(states[live]), strict=True):
             assert legal(PRESIDENT, states[i])[action] == 1
             PRESIDENT.step(states[i], action, rewards[: states[i, HDR_NUM_PLAYERS]])
+
+
+@pytest.mark.parametrize("game_name", ["aciliande", "presages"])
+def test_search_agent_plays_legal_moves_in_other_games(game_name: str) -> None:
+    """The same search runs on every game that has a ``sample_world``."""
+    game = get_game(game_name)
+    play_with(ISMCTSAgent(game_name, simulations=20, seed=1), game, game.default_players, 4)
 
 
 def test_search_agent_is_reproducible() -> None:
