@@ -22,6 +22,7 @@ compiled search on disk per game.
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import Callable
 
 import numba as nb
@@ -35,7 +36,9 @@ from presages_env.core.rng import choose_legal, splitmix_next
 from presages_env.games import get_game
 
 # Kernels the templates call; bound per game by `specialise_search`.
-legal_mask = step = sample_world = None
+legal_mask = step = sample_world = observe = heuristic_actions = None
+OBS_SIZE = 1
+OBS_DTYPE = np.int8
 
 
 @nb.njit(cache=True)
@@ -122,12 +125,23 @@ def _most_visited(children, visits, mask):
     return best
 
 
-def _simulate(world, tree, path, mask, rewards, returns, exploration, rng):
+def _rollout_action(world, mask, obs_row, action_row, heuristic_rollouts, rng):
+    """The rollout's move: the game's heuristic on the mover's observation, or uniform."""
+    if heuristic_rollouts:
+        observe(world, world[HDR_CURRENT], obs_row[0])
+        heuristic_actions(obs_row, mask.reshape(1, mask.shape[0]), action_row)
+        return rng, action_row[0]
+    rng, bits = splitmix_next(rng)
+    return rng, choose_legal(mask, bits)
+
+
+def _simulate(world, tree, path, mask, rewards, returns, exploration, rng, rollout):
     """One simulation in ``world``: descend, expand one node, roll out to the end.
 
     ``tree`` is ``(children, visits, available, reward, chooser, size)`` with ``size[0]``
-    the nodes in use. Fills ``path`` with the nodes visited and ``returns`` with each
-    seat's summed reward; returns the advanced RNG state and the path length.
+    the nodes in use; ``rollout`` is ``(obs_row, action_row, heuristic_rollouts)``. Fills
+    ``path`` with the nodes visited and ``returns`` with each seat's summed reward; returns
+    the advanced RNG state and the path length.
     """
     children, visits, available, reward, chooser, size = tree
     returns[:] = 0.0
@@ -151,10 +165,11 @@ def _simulate(world, tree, path, mask, rewards, returns, exploration, rng):
         length += 1
         step(world, action, rewards)
         _add_rewards(returns, rewards)
+    obs_row, action_row, heuristic_rollouts = rollout
     while world[HDR_TERMINAL] == 0:
         legal_mask(world, mask)
-        rng, bits = splitmix_next(rng)
-        step(world, choose_legal(mask, bits), rewards)
+        rng, action = _rollout_action(world, mask, obs_row, action_row, heuristic_rollouts, rng)
+        step(world, action, rewards)
         _add_rewards(returns, rewards)
     return rng, length
 
@@ -171,7 +186,7 @@ def _new_tree(nodes, num_actions):
     return children, visits, available, reward, chooser, size
 
 
-def _search(state, num_actions, simulations, exploration, rng):
+def _search(state, num_actions, simulations, exploration, rng, heuristic_rollouts):
     """The move of the seat to act in ``state``, searched from what that seat knows."""
     mask = np.zeros(num_actions, dtype=np.int8)
     legal_mask(state, mask)
@@ -185,36 +200,50 @@ def _search(state, num_actions, simulations, exploration, rng):
     world_mask = np.zeros(num_actions, dtype=np.int8)
     rewards = np.zeros(state[HDR_NUM_PLAYERS], dtype=np.float32)
     returns = np.zeros(state[HDR_NUM_PLAYERS], dtype=np.float64)
+    rollout = (np.zeros((1, OBS_SIZE), dtype=OBS_DTYPE), np.zeros(1, np.int64), heuristic_rollouts)
     for _ in range(simulations):
         rng, bits = splitmix_next(rng)
         sample_world(state, player, np.int64(bits >> np.uint64(1)), world)
-        rng, length = _simulate(world, tree, path, world_mask, rewards, returns, exploration, rng)
+        rng, length = _simulate(
+            world, tree, path, world_mask, rewards, returns, exploration, rng, rollout
+        )
         _backpropagate(path, length, chooser, visits, reward, returns)
     return _most_visited(children, visits, mask)
 
 
-def _search_all(states, num_actions, simulations, exploration, seeds, actions):
+def _search_all(states, num_actions, simulations, exploration, seeds, heuristic, actions):
     """Search each state in turn.
 
     Serial on purpose: a parallel launch costs milliseconds on a busy machine, more than a
     small search; callers wanting more cores can split the batch across processes.
     """
     for i in range(states.shape[0]):
-        actions[i] = _search(states[i], num_actions, simulations, exploration, seeds[i])
+        actions[i] = _search(states[i], num_actions, simulations, exploration, seeds[i], heuristic)
 
 
-_TEMPLATES = (_simulate, _search, _search_all)  # callees first: each is bound to the last
+# callees first: each is bound to the ones before it
+_TEMPLATES = (_rollout_action, _simulate, _search, _search_all)
 _compiled_searches: dict[str, Callable] = {}
 
 
 def specialise_search(game: Game, sample_world_kernel: Callable) -> Callable:
     """The compiled (disk-cached) batched search bound to ``game``'s kernels.
 
-    Returns ``search_all(states, num_actions, simulations, exploration, seeds, actions)``.
+    Returns ``search_all(states, num_actions, simulations, exploration, seeds,
+    heuristic_rollouts, actions)``.
     """
-    digest = source_digest(game.kernel)
+    heuristic = importlib.import_module(f"presages_env.games.{game.name}.heuristic")
+    digest = source_digest(game.kernel) + source_digest(heuristic)
     namespace = dict(_search_all.__globals__)
-    namespace.update(legal_mask=game.legal_mask, step=game.step, sample_world=sample_world_kernel)
+    namespace.update(
+        legal_mask=game.legal_mask,
+        step=game.step,
+        sample_world=sample_world_kernel,
+        observe=game.observe,
+        heuristic_actions=heuristic.heuristic_actions,
+        OBS_SIZE=game.kernel.OBS_SIZE,
+        OBS_DTYPE=game.obs_dtype,
+    )
     for template in _TEMPLATES:
         qualname = f"{template.__name__}_{game.name}_{digest}"
         namespace[template.__name__] = bind_kernels(template, namespace, qualname)
@@ -255,7 +284,12 @@ class ISMCTSAgent(Agent):
     needs_state = True
 
     def __init__(
-        self, game_name: str, simulations: int = 200, exploration: float = 1.4, seed: int = 0
+        self,
+        game_name: str,
+        simulations: int = 200,
+        exploration: float = 1.4,
+        seed: int = 0,
+        rollouts: str = "random",
     ) -> None:
         if isinstance(simulations, bool) or not isinstance(simulations, (int, np.integer)):
             raise TypeError(f"simulations must be an int, got {type(simulations).__name__}")
@@ -263,8 +297,11 @@ class ISMCTSAgent(Agent):
             raise ValueError(f"simulations must be at least 1, got {simulations}")
         if not exploration >= 0:
             raise ValueError(f"exploration must be a number >= 0, got {exploration!r}")
+        if rollouts not in ("random", "heuristic"):
+            raise ValueError(f"rollouts must be 'random' or 'heuristic', got {rollouts!r}")
+        self.heuristic_rollouts = rollouts == "heuristic"
         self.game = get_game(game_name)
-        self.name = f"ismcts{simulations}"
+        self.name = f"ismcts{simulations}" + ("h" if self.heuristic_rollouts else "")
         self.simulations = int(simulations)
         self.exploration = float(exploration)
         self._search = _search_of(self.game)
@@ -286,7 +323,15 @@ class ISMCTSAgent(Agent):
         seeds = np.empty(states.shape[0], dtype=np.int64)
         _next_seeds(self._rng_state, seeds)
         actions = np.empty(states.shape[0], dtype=np.int64)
-        self._search(states, num_actions, self.simulations, self.exploration, seeds, actions)
+        self._search(
+            states,
+            num_actions,
+            self.simulations,
+            self.exploration,
+            seeds,
+            self.heuristic_rollouts,
+            actions,
+        )
         return actions
 
     def act_batch(self, obs: np.ndarray, masks: np.ndarray) -> np.ndarray:

@@ -183,11 +183,13 @@ def test_search_agent_plays_legal_moves_in_batches() -> None:
             PRESIDENT.step(states[i], action, rewards[: states[i, HDR_NUM_PLAYERS]])
 
 
-@pytest.mark.parametrize("game_name", ["aciliande", "presages"])
-def test_search_agent_plays_legal_moves_in_other_games(game_name: str) -> None:
-    """The same search runs on every game that has a ``sample_world``."""
+@pytest.mark.parametrize("rollouts", ["random", "heuristic"])
+@pytest.mark.parametrize("game_name", ["president", "aciliande", "presages"])
+def test_search_agent_plays_legal_moves_in_every_game(game_name: str, rollouts: str) -> None:
+    """The same search runs on every game that has a ``sample_world``, with either rollout."""
     game = get_game(game_name)
-    play_with(ISMCTSAgent(game_name, simulations=20, seed=1), game, game.default_players, 4)
+    agent = ISMCTSAgent(game_name, simulations=20, seed=1, rollouts=rollouts)
+    play_with(agent, game, game.default_players, 2)
 
 
 def test_search_agent_is_reproducible() -> None:
@@ -235,6 +237,8 @@ def test_search_agent_needs_states() -> None:
 def test_search_agent_rejects_bad_arguments(monkeypatch: pytest.MonkeyPatch) -> None:
     with pytest.raises(ValueError, match="simulations"):
         ISMCTSAgent("president", simulations=0)
+    with pytest.raises(ValueError, match="rollouts"):
+        ISMCTSAgent("president", rollouts="greedy")
     finished = setup_position(3, [["2"], ["5"], ["6"]], leader=0)
     finished[HDR_TERMINAL] = 1
     with pytest.raises(ValueError, match="finished"):
