@@ -35,7 +35,8 @@ def check_action(action: Any, mask: np.ndarray, describe=None) -> int:
 
     if not 0 <= action < len(mask):
         raise ValueError(
-            f"action {action} is out of range [0, {len(mask)}); legal actions: {listing()}"
+            f"action {action} is not legal: out of range [0, {len(mask)}); "
+            f"legal actions: {listing()}"
         )
     if not mask[action]:
         name = f" ({describe(int(action))})" if describe is not None else ""

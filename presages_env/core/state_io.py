@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import struct
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import Any
 
 import numpy as np
@@ -48,11 +48,17 @@ def deserialize(data: bytes, game: Game | None = None) -> np.ndarray:
     return state
 
 
-def apply_actions(game: Game, state: np.ndarray, actions: Iterable[Any]) -> np.ndarray:
+def apply_actions(
+    game: Game,
+    state: np.ndarray,
+    actions: Iterable[Any],
+    where: Callable[[np.ndarray], str] | None = None,
+) -> np.ndarray:
     """Apply ``actions`` in order to ``state`` in place; returns the summed rewards.
 
     Each action is checked against the current mask first: an illegal one raises
     ``ValueError`` (naming the step and the legal actions) before it touches the state.
+    ``where(state)`` adds the game's own words for the decision, e.g. its node.
     """
     n = int(state[HDR_NUM_PLAYERS])
     mask = np.zeros(game.num_actions(n), dtype=np.int8)
@@ -60,12 +66,15 @@ def apply_actions(game: Game, state: np.ndarray, actions: Iterable[Any]) -> np.n
     total = np.zeros(n, dtype=np.float64)
     for index, action in enumerate(actions):
         if game.is_over(state):
-            raise ValueError(f"action #{index} ({action!r}) comes after the end of the game")
+            raise ValueError(
+                f"action #{index} ({action!r}) comes after the end of the game (it is over)"
+            )
         game.legal_mask(state, mask)
         try:
             action = check_action(action, mask, lambda a: game.action_label(state, a))
         except (TypeError, ValueError) as err:
-            raise type(err)(f"action #{index}: {err}") from None
+            context = f" {where(state)}" if where is not None else ""
+            raise type(err)(f"action #{index}{context}: {err}") from None
         game.step(state, np.int64(action), rewards)
         total += rewards
     return total

@@ -17,9 +17,9 @@ from typing import Any, Literal
 
 import numpy as np
 
-from presages_env.core.actions import check_action
 from presages_env.core.game import Game
 from presages_env.core.header import HDR_CURRENT, HDR_NUM_PLAYERS, HDR_SEED, HDR_TERMINAL
+from presages_env.core.state_io import apply_actions
 from presages_env.games.aciliande import kernel as k
 from presages_env.games.aciliande.cards import DEFAULT_GODDESSES, NUM_CARDS, card_name
 
@@ -389,23 +389,11 @@ def play(state: np.ndarray, *actions: int) -> np.ndarray:
     An illegal action raises ``ValueError`` (a non-int ``TypeError``) naming the decision
     node and the legal actions; the state then holds every action before it, none of it.
     """
-    game = AciliandeGame()
-    n = int(state[HDR_NUM_PLAYERS])
-    mask = np.zeros(k.NUM_ACTIONS, dtype=np.int8)
-    rewards = np.zeros(n, dtype=np.float32)
-    total = np.zeros(n, dtype=np.float64)
-    for index, action in enumerate(actions):
-        if state[HDR_TERMINAL]:
-            raise ValueError(f"action #{index} ({action!r}) comes after the end of the game")
-        game.legal_mask(state, mask)
-        try:
-            action = check_action(action, mask, lambda a: game.action_label(state, a))
-        except (TypeError, ValueError) as err:
-            where = f"action #{index} at node {node_name(state)} (seat {current_seat(state)})"
-            raise type(err)(f"{where}: {err}") from None
-        game.step(state, np.int64(action), rewards)
-        total += rewards
-    return total
+    return apply_actions(AciliandeGame(), state, actions, _decision)
+
+
+def _decision(state: np.ndarray) -> str:
+    return f"at node {node_name(state)} (seat {current_seat(state)})"
 
 
 def _check_seat_list(name: str, values: Sequence[Any] | None, n: int) -> None:

@@ -15,6 +15,7 @@ import numpy as np
 
 from presages_env.core.game import Game
 from presages_env.core.header import HDR_CURRENT, HDR_NUM_PLAYERS, HDR_SEED, HDR_TERMINAL
+from presages_env.core.state_io import apply_actions
 from presages_env.games.presages import kernel as k
 from presages_env.games.presages.cards import (
     ANSI_COLOURS,
@@ -553,26 +554,13 @@ def legal_actions(state: np.ndarray) -> list[int]:
 
 
 def play(state: np.ndarray, *actions: int) -> np.ndarray:
-    """Apply ``actions`` in order; returns the rewards summed over them.
+    """Apply ``actions`` in order through the kernels; returns the summed rewards.
 
-    Raises ``ValueError`` at the first illegal action, naming the node and the legal
-    actions; the state is then as it was after the last legal one.
+    An illegal action raises ``ValueError`` (a non-int ``TypeError``) naming the decision
+    node and the legal actions; the state then holds every action before it, none of it.
     """
-    game = PresagesGame()
-    total = np.zeros(_n(state), dtype=np.float32)
-    rewards = np.zeros(_n(state), dtype=np.float32)
-    for action in actions:
-        if state[HDR_TERMINAL]:
-            raise ValueError(f"the game is over; action {action!r} cannot be applied")
-        legal = legal_actions(state)
-        if isinstance(action, bool) or not isinstance(action, (int, np.integer)):
-            raise TypeError(f"an action is an int in [0, {NUM_ACTIONS}), got {action!r}")
-        if action not in legal:
-            listing = ", ".join(f"{a} ({game.action_label(state, a)})" for a in legal)
-            raise ValueError(
-                f"action {action} is not legal at node {node_name(state)} for P"
-                f"{current_seat(state)}; legal actions: {listing}"
-            )
-        k.step(state, np.int64(action), rewards)
-        total += rewards
-    return total
+    return apply_actions(PresagesGame(), state, actions, _decision)
+
+
+def _decision(state: np.ndarray) -> str:
+    return f"at node {node_name(state)} (seat {current_seat(state)})"
