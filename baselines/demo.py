@@ -17,9 +17,13 @@ import time
 from pathlib import Path
 
 from presages_env.agents import HeuristicAgent, RandomAgent
-from presages_env.agents.ppo import PPOAgent
 from presages_env.evaluation import head_to_head, plot_win_rates, results_table
-from presages_env.training.self_play import TrainConfig, plot_learning_curve, train
+from presages_env.training.self_play import (
+    TrainConfig,
+    learner_agent,
+    plot_learning_curve,
+    train,
+)
 
 
 def default_game() -> str:
@@ -57,7 +61,7 @@ def main() -> None:
     plot_learning_curve(curve, out / "ppo" / "learning_curve.png")
 
     print(f"== 2. evaluation tournament ({args.eval_games} games per pairing)")
-    ppo = PPOAgent(model.policy, "ppo")
+    ppo = learner_agent(model)
     heuristic = HeuristicAgent(game)
     random = RandomAgent(args.seed)
     pairings = [(ppo, random), (ppo, heuristic), (heuristic, random)]

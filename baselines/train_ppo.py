@@ -10,6 +10,7 @@ config.json, model.zip (the policy), logs/ (CSV + TensorBoard), learning_curve.c
 from __future__ import annotations
 
 import argparse
+import json
 from pathlib import Path
 
 from presages_env.training.self_play import TrainConfig, plot_learning_curve, train
@@ -27,9 +28,28 @@ def parse_args() -> TrainConfig:
     p.add_argument("--n-steps", type=int, default=defaults.n_steps)
     p.add_argument("--batch-size", type=int, default=defaults.batch_size)
     p.add_argument("--lr", type=float, default=defaults.learning_rate)
+    p.add_argument("--ent-coef", type=float, default=defaults.ent_coef)
+    p.add_argument("--gamma", type=float, default=defaults.gamma)
     p.add_argument("--eval-games", type=int, default=defaults.eval_games)
     p.add_argument(
+        "--features", default=defaults.features, help="raw, or heuristic_hints (see agents)"
+    )
+    p.add_argument(
+        "--opponents",
+        default=",".join(defaults.baseline_opponents),
+        help="baseline opponents, comma-separated",
+    )
+    p.add_argument("--max-snapshots", type=int, default=defaults.max_snapshots)
+    p.add_argument("--warm-start-samples", type=int, default=defaults.warm_start_samples)
+    p.add_argument(
         "--warm-start", default=defaults.warm_start, help="agent to clone first, or 'none'"
+    )
+    p.add_argument(
+        "--option",
+        action="append",
+        default=[],
+        metavar="NAME=VALUE",
+        help="a game option, e.g. --option round_reward=0.25 (repeatable)",
     )
     p.add_argument("--seed", type=int, default=defaults.seed)
     p.add_argument("--out", default=defaults.out_dir)
@@ -44,11 +64,28 @@ def parse_args() -> TrainConfig:
         n_steps=a.n_steps,
         batch_size=a.batch_size,
         learning_rate=a.lr,
+        ent_coef=a.ent_coef,
+        gamma=a.gamma,
         eval_games=a.eval_games,
+        features=a.features,
+        baseline_opponents=tuple(a.opponents.split(",")),
+        max_snapshots=a.max_snapshots,
         warm_start=None if a.warm_start == "none" else a.warm_start,
+        warm_start_samples=a.warm_start_samples,
         seed=a.seed,
         out_dir=a.out,
+        game_options=dict(_parse_option(o) for o in a.option),
     )
+
+
+def _parse_option(text: str) -> tuple[str, object]:
+    name, sep, value = text.partition("=")
+    if not sep:
+        raise SystemExit(f"--option wants NAME=VALUE, got {text!r}")
+    try:
+        return name, json.loads(value)  # numbers and true/false
+    except json.JSONDecodeError:
+        return name, value
 
 
 def main() -> None:

@@ -13,6 +13,7 @@ import torch
 
 import presages_env
 from presages_env.agents.base import Agent
+from presages_env.agents.features import RawFeatures
 
 
 def teacher_games(
@@ -63,9 +64,15 @@ def imitate(
     epochs: int = 3,
     batch_size: int = 1024,
     seed: int = 0,
+    features: RawFeatures | None = None,
+    learning_rate: float = 1e-3,
 ) -> dict[str, float]:
-    """Fit ``policy`` to the teacher's actions and returns; returns the final losses."""
+    """Fit ``policy`` to the teacher's actions and returns; returns the final losses.
+    ``features`` maps the recorded observations to the policy's inputs, batch by batch."""
     obs, masks, actions, returns = data
+    features = features or RawFeatures("", masks.shape[1])
+    for group in policy.optimizer.param_groups:
+        group["lr"] = learning_rate  # PPO sets its own again at its first update
     generator = np.random.default_rng(seed)
     policy.set_training_mode(True)
     losses = {"action_nll": 0.0, "value_mse": 0.0, "agreement": 0.0}
@@ -74,7 +81,7 @@ def imitate(
         for start in range(0, len(order), batch_size):
             batch = order[start : start + batch_size]
             values, log_prob, _ = policy.evaluate_actions(
-                torch.as_tensor(obs[batch], dtype=torch.float32),
+                torch.as_tensor(features(obs[batch], masks[batch])),
                 torch.as_tensor(actions[batch]),
                 action_masks=torch.as_tensor(masks[batch].astype(np.bool_)),
             )
@@ -88,7 +95,7 @@ def imitate(
     policy.set_training_mode(False)
     sample = slice(0, min(len(actions), 20_000))
     predicted, _ = policy.predict(
-        obs[sample].astype(np.float32), deterministic=True, action_masks=masks[sample] > 0
+        features(obs[sample], masks[sample]), deterministic=True, action_masks=masks[sample] > 0
     )
     losses["agreement"] = float(np.mean(predicted == actions[sample]))
     return losses

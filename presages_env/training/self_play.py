@@ -35,12 +35,13 @@ class TrainConfig:
     gamma: float = 0.995
     ent_coef: float = 0.01
     net_arch: tuple[int, ...] = (256, 256)
+    features: str = "raw"  # what the policy reads: "raw" or "heuristic_hints"
     baseline_opponents: tuple[str, ...] = ("random", "heuristic")
     warm_start: str | None = "heuristic"  # clone this agent before PPO (None: from scratch)
     warm_start_samples: int = 200_000  # teacher decisions to clone
     warm_start_epochs: int = 4
     snapshot_every: int = 5  # rollouts between learner snapshots added to the pool
-    max_snapshots: int = 4
+    max_snapshots: int = 4  # 0: opponents are the baseline agents only
     eval_every: int = 5  # rollouts between evaluations (learning curve)
     eval_games: int = 400
     seed: int = 0
@@ -97,9 +98,10 @@ class _Training:
     def on_rollout_end(self, model) -> None:
         self.rollouts += 1
         config = self.config
-        if self.rollouts % config.snapshot_every == 0:
+        if config.max_snapshots and self.rollouts % config.snapshot_every == 0:
             snapshots = [a for a in self.env.opponents if a not in self.baselines]
-            snapshots.append(frozen_copy(model.policy, f"snapshot_{model.num_timesteps}"))
+            name = f"snapshot_{model.num_timesteps}"
+            snapshots.append(frozen_copy(model.policy, name, self.env.features))
             self.env.set_opponents(self.baselines + snapshots[-config.max_snapshots :])
         if self.rollouts % config.eval_every == 0:
             self.evaluate(model)
@@ -107,7 +109,7 @@ class _Training:
     def evaluate(self, model) -> None:
         from presages_env.evaluation.tournament import head_to_head
 
-        learner = PPOAgent(model.policy, "ppo")
+        learner = learner_agent(model)
         row = {"timesteps": model.num_timesteps, "seconds": time.perf_counter() - self.start}
         for name in self.config.baseline_opponents:
             opponent = baseline_agent(name, self.config.game, seed=self.config.seed + 1)
@@ -129,7 +131,12 @@ class _Training:
             writer.writerows(self.curve)
 
 
-def warm_start(model, config: TrainConfig) -> None:
+def learner_agent(model, name: str = "ppo") -> PPOAgent:
+    """The policy being trained as an agent, reading the features its env gives it."""
+    return PPOAgent(model.policy, name, features=model.get_env().features)
+
+
+def warm_start(model, config: TrainConfig, features) -> None:
     """Clone the teacher agent into the policy and value head before self-play."""
     from presages_env.training.imitation import imitate, teacher_games
 
@@ -143,7 +150,9 @@ def warm_start(model, config: TrainConfig) -> None:
         config.seed,
         **config.game_options,
     )
-    losses = imitate(model.policy, data, epochs=config.warm_start_epochs, seed=config.seed)
+    losses = imitate(
+        model.policy, data, epochs=config.warm_start_epochs, seed=config.seed, features=features
+    )
     print("warm start: " + ", ".join(f"{k} {v:.3f}" for k, v in losses.items()))
 
 
@@ -166,6 +175,7 @@ def train(config: TrainConfig):
         num_players=config.num_players,
         team_play=config.team_play,
         seed=config.seed,
+        features=config.features,
         **config.game_options,
     )
     model = MaskablePPO(
@@ -185,7 +195,7 @@ def train(config: TrainConfig):
     model.set_logger(configure(str(out / "logs"), ["csv", "tensorboard"]))
     training = _Training(config, env, out)
     if config.warm_start:
-        warm_start(model, config)
+        warm_start(model, config, env.features)
         training.evaluate(model)
     model.learn(config.total_timesteps, callback=training.make_callback())
     training.evaluate(model)

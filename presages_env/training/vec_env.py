@@ -5,7 +5,8 @@ share the policy and the reward); the other seats are played by opponents drawn 
 at every new deal. ``step`` applies the learner's actions, then lets opponents act until
 every game waits for the learner again, so SB3 only ever sees learner decisions. Learner
 seats rotate: each deal draws one uniformly. ``env_method("action_masks")`` serves
-sb3-contrib's ``MaskablePPO``.
+sb3-contrib's ``MaskablePPO``. The learner sees ``features`` of its observation
+(``agents/features.py``: raw, or with the heuristic's hints).
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from stable_baselines3.common.vec_env.base_vec_env import VecEnv
 
 import presages_env
 from presages_env.agents.base import Agent
+from presages_env.agents.features import make_features
 
 
 class SelfPlayVecEnv(VecEnv):
@@ -31,6 +33,7 @@ class SelfPlayVecEnv(VecEnv):
         team_play: bool = False,
         seed: int = 0,
         opponent_weights: Sequence[float] | None = None,
+        features: str = "raw",
         **options: Any,
     ) -> None:
         if not opponents:
@@ -55,10 +58,9 @@ class SelfPlayVecEnv(VecEnv):
         self._actions = np.full(b, -1, dtype=np.int64)
         self._finished: list[tuple[int, float, int]] = []
         self.render_mode = None
-        high = self.game.obs_high(n)
-        observation_space = spaces.Box(
-            self.game.obs_low(n).astype(np.float32), high.astype(np.float32), dtype=np.float32
-        )
+        self.features = make_features(features, self.game.name, self.game.num_actions(n))
+        low, high = self.features.low_high(self.game.obs_low(n), self.game.obs_high(n))
+        observation_space = spaces.Box(low, high, dtype=np.float32)
         action_space = spaces.Discrete(self.game.num_actions(n))
         super().__init__(num_envs, observation_space, action_space)
 
@@ -134,7 +136,7 @@ class SelfPlayVecEnv(VecEnv):
         rewards = np.zeros(self.num_envs, dtype=np.float32)
         done = np.zeros(self.num_envs, dtype=np.bool_)
         self._play_opponents(rewards, done)
-        return self.vec.obs.astype(np.float32)
+        return self._learner_obs()
 
     def step_async(self, actions: np.ndarray) -> None:
         self._pending = np.asarray(actions, dtype=np.int64)
@@ -154,7 +156,10 @@ class SelfPlayVecEnv(VecEnv):
         infos: list[dict] = [{} for _ in range(self.num_envs)]
         for i, ret, length in self._finished:
             infos[i]["episode"] = {"r": ret, "l": length}
-        return self.vec.obs.astype(np.float32), rewards, done, infos
+        return self._learner_obs(), rewards, done, infos
+
+    def _learner_obs(self) -> np.ndarray:
+        return self.features(self.vec.obs, self.vec.masks)
 
     def action_masks(self) -> np.ndarray:
         return self.vec.masks.astype(np.bool_)

@@ -277,12 +277,14 @@ def _best_gift_value(obs, table, hands, victim, direction, pool, scratch):
 
 
 @nb.njit(cache=True)
-def _best_option(obs, mask, table, hands, node, pool, scratch):
-    """(action, value) of the best legal option at a ⚡ choice node; (-1, -inf) if none."""
+def _best_option(obs, mask, table, hands, node, pool, scratch, values):
+    """(action, value) of the best legal option at a ⚡ choice node; (-1, -inf) if none.
+    Each option's value goes to ``values[action]``."""
     best, best_value = -1, -np.inf
     for action in range(mask.size):
         if mask[action]:
             value = _option_value(obs, table, hands, node, action, pool, scratch)
+            values[action] = value
             if value > best_value:
                 best, best_value = action, value
     return best, best_value
@@ -309,7 +311,8 @@ def _placement_value(obs, table, hands, seat, card, pool, scratch):
     node = _choice_node(card) if seat == _me(obs) else -1
     if node >= 0:
         options = _offered_options(obs, table, node, card, scratch)
-        _, value = _best_option(obs, options, table, hands, node, pool, scratch)
+        follow_ups = np.empty(k.NUM_ACTIONS)
+        _, value = _best_option(obs, options, table, hands, node, pool, scratch, follow_ups)
         if value > -np.inf:
             return value
     return _expected_value(obs, table, hands, obs[k.OBS_LAW_DIR], pool, scratch)
@@ -317,8 +320,9 @@ def _placement_value(obs, table, hands, seat, card, pool, scratch):
 
 # ---- decisions ----------------------------------------------------------------------------
 @nb.njit(cache=True)
-def _best_card(obs, mask, seat, pool, scratch):
-    """The hand card to lay in front of ``seat`` (own seat, Dream player, Betrayal victim)."""
+def _best_card(obs, mask, seat, pool, scratch, values):
+    """The hand card to lay in front of ``seat`` (own seat, Dream player, Betrayal victim);
+    each legal card's value goes to ``values``."""
     table, hands = _table_and_hands(obs)
     me = _me(obs)
     if seat != me:  # the card leaves my hand but will return to the other seat's
@@ -328,6 +332,7 @@ def _best_card(obs, mask, seat, pool, scratch):
     for c in range(1, NUM_CARDS + 1):
         if mask[k.CARD_ACTION_BASE + c - 1]:
             value = _placement_value(obs, table, hands, seat, c, pool, scratch)
+            values[k.CARD_ACTION_BASE + c - 1] = value
             if value > best_value:
                 best, best_value = k.CARD_ACTION_BASE + c - 1, value
     return best
@@ -356,18 +361,20 @@ def _seat_choice(obs, mask, want_partner):
 
 
 @nb.njit(cache=True)
-def _choose(obs, mask, scratch):
+def _choose(obs, mask, scratch, values):
+    """The action; at the decisions it scores, every legal option's value goes to ``values``."""
     node = obs[k.OBS_NODE]
     pool = _unseen_cards(obs)
     if node in (k.NODE_PLACE, k.NODE_WRATH_REPLACE):
-        return _best_card(obs, mask, _me(obs), pool, scratch)
+        return _best_card(obs, mask, _me(obs), pool, scratch, values)
     if node == k.NODE_DREAM_REPLY:
-        return _best_card(obs, mask, np.int64(obs[k.OBS_DREAM_PLAYER]) - 1, pool, scratch)
+        seat = np.int64(obs[k.OBS_DREAM_PLAYER]) - 1
+        return _best_card(obs, mask, seat, pool, scratch, values)
     if node == k.NODE_BETRAYAL_GIVE:
-        return _best_card(obs, mask, np.int64(obs[k.OBS_VICTIM]) - 1, pool, scratch)
+        return _best_card(obs, mask, np.int64(obs[k.OBS_VICTIM]) - 1, pool, scratch, values)
     if _choice_node(obs[k.OBS_EFFECT]) == node:  # Law, Dream, Wrath, Betrayal, Jealousy
         table, hands = _table_and_hands(obs)
-        action, _ = _best_option(obs, mask, table, hands, node, pool, scratch)
+        action, _ = _best_option(obs, mask, table, hands, node, pool, scratch, values)
         return action
     if node == k.NODE_SECRET_MODE:
         return k.SECRET_SHOW
@@ -387,16 +394,28 @@ def _first_legal(mask):
 
 
 @nb.njit(cache=True)
-def heuristic_actions(obs, masks, actions):
-    """One action per row. ``scratch`` is a kernel state that holds only what the kernel's
-    rules read (the table, the asked node) and the sampling RNG, seeded from the observation
-    so that an observation always gets the same action."""
+def heuristic_values(obs, masks, actions, values):
+    """One action per row, and the value the heuristic gives each legal option where it
+    scores them (placements and ⚡ choices; 0 elsewhere), in rounds won (±1 = a round).
+
+    ``scratch`` is a kernel state that holds only what the kernel's rules read (the table,
+    the asked node) and the sampling RNG, seeded from the observation so that an observation
+    always gets the same action."""
     scratch = np.zeros(k.STATE_SIZE, dtype=np.int64)
+    row_values = np.empty(masks.shape[1])
     for i in range(masks.shape[0]):
         seed = 0
         for j in range(k.OBS_LOG):
             seed = seed * 31 + obs[i, j]
         scratch[HDR_NUM_PLAYERS] = obs[i, k.OBS_NUM_PLAYERS]
         rng_seed(scratch, seed)
-        action = _choose(obs[i], masks[i], scratch)
+        row_values[:] = 0.0
+        action = _choose(obs[i], masks[i], scratch, row_values)
         actions[i] = action if action >= 0 and masks[i, action] else _first_legal(masks[i])
+        values[i] = row_values / ROUND_VALUE
+
+
+@nb.njit(cache=True)
+def heuristic_actions(obs, masks, actions):
+    """One action per row (see :func:`heuristic_values`)."""
+    heuristic_values(obs, masks, actions, np.empty(masks.shape))
