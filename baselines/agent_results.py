@@ -28,6 +28,7 @@ def main() -> None:
     p.add_argument("--games", type=int, default=2000, help="games per pairing")
     p.add_argument("--search-games", type=int, default=200, help="games for search")
     p.add_argument("--simulations", type=int, default=200, help="search, per move")
+    p.add_argument("--rollouts", default="random", choices=["random", "heuristic"])
     p.add_argument("--ppo", default=None, help="model.zip or policy .pt (default: the shipped one)")
     p.add_argument("--seed", type=int, default=0)
     args = p.parse_args()
@@ -35,7 +36,9 @@ def main() -> None:
     ppo = PPOAgent.load(args.ppo or shipped, name="ppo")
     heuristic = HeuristicAgent(args.game)
     random = RandomAgent(args.seed)
-    search = ISMCTSAgent(args.game, simulations=args.simulations, seed=args.seed)
+    search = ISMCTSAgent(
+        args.game, simulations=args.simulations, seed=args.seed, rollouts=args.rollouts
+    )
     pairings = [
         (heuristic, random, args.games),
         (ppo, random, args.games),
