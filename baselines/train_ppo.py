@@ -41,12 +41,8 @@ def parse_args() -> TrainConfig:
     )
     p.add_argument("--max-snapshots", type=int, default=defaults.max_snapshots)
     p.add_argument("--warm-start-samples", type=int, default=defaults.warm_start_samples)
-    p.add_argument("--search-simulations", type=int, default=defaults.search_simulations)
-    p.add_argument("--search-samples", type=int, default=defaults.search_samples)
     p.add_argument(
-        "--warm-start",
-        default=defaults.warm_start,
-        help="heuristic, search (heuristic, then search), none",
+        "--warm-start", default=defaults.warm_start, help="agent to clone first, or 'none'"
     )
     p.add_argument(
         "--option",
@@ -76,8 +72,6 @@ def parse_args() -> TrainConfig:
         max_snapshots=a.max_snapshots,
         warm_start=None if a.warm_start == "none" else a.warm_start,
         warm_start_samples=a.warm_start_samples,
-        search_simulations=a.search_simulations,
-        search_samples=a.search_samples,
         seed=a.seed,
         out_dir=a.out,
         game_options=dict(_parse_option(o) for o in a.option),

@@ -17,59 +17,29 @@ from presages_env.agents.features import RawFeatures
 
 
 def teacher_games(
-    game: str,
-    teacher: Agent,
-    samples: int,
-    num_players: int | None,
-    seed: int,
-    opponent: Agent | None = None,
-    team_play: bool = False,
-    num_envs: int = 256,
-    **options,
+    game: str, teacher: Agent, samples: int, num_players: int | None, seed: int, **options
 ):
-    """``(obs, masks, actions, returns)`` of the teacher's decisions in games it plays.
+    """``(obs, masks, actions, returns)`` of decisions from games the teacher plays alone.
 
-    Without ``opponent`` the teacher plays every seat; with one, the teacher plays a seat
-    drawn per game (its whole team with ``team_play``) and ``opponent`` the others, so a
-    search agent can teach what it does against the heuristic (expert iteration). Agents
-    that act on full states (``needs_state``) get them. ``returns`` is each decision's
-    return-to-go for the seat that took it (undiscounted); decisions of games still running
-    at the end are dropped.
+    ``returns`` is each decision's return-to-go for the seat that took it (undiscounted);
+    decisions of games still running at the end are dropped.
     """
+    num_envs = 256
     vec = presages_env.make_vec(game, num_envs, num_players=num_players, seed=seed, **options)
     n = vec.num_players
-    draw = np.random.default_rng(seed)
-    teacher_seats = np.ones((num_envs, n), dtype=np.bool_)
-
-    def new_deal(i: int) -> None:
-        if opponent is not None:
-            seat = draw.integers(n)
-            teams = vec.game.teams(vec.states[i]) if team_play else np.arange(n)
-            teacher_seats[i] = teams == teams[seat]
-
-    for i in range(num_envs):
-        new_deal(i)
     gained = np.zeros((num_envs, n))  # reward so far in each running game, per seat
     pending: list[list[tuple[int, int, float]]] = [[] for _ in range(num_envs)]
     obs, masks, actions = [], [], []
     done_rows: list[tuple[int, float]] = []
-    recorded = 0
+    steps = 0
     while len(done_rows) < samples:
+        acts = teacher.act_batch(vec.obs, vec.masks)
         seats = vec.current.copy()
-        rows = np.flatnonzero(teacher_seats[np.arange(num_envs), seats])
-        acts = np.empty(num_envs, dtype=np.int64)
-        if opponent is not None:
-            acts[:] = opponent.act_batch(vec.obs, vec.masks)
-        if teacher.needs_state:
-            acts[rows] = teacher.act_states(vec.states[rows])
-        else:
-            acts[rows] = teacher.act_batch(vec.obs[rows], vec.masks[rows])
-        for j, i in enumerate(rows):
-            pending[i].append((recorded + j, int(seats[i]), float(gained[i, seats[i]])))
-        recorded += rows.size
-        obs.append(vec.obs[rows])
-        masks.append(vec.masks[rows])
-        actions.append(acts[rows])
+        for i in range(num_envs):
+            pending[i].append((steps * num_envs + i, int(seats[i]), float(gained[i, seats[i]])))
+        obs.append(vec.obs.copy())
+        masks.append(vec.masks.copy())
+        actions.append(acts)
         out = vec.step(acts)
         gained += out.rewards
         for i in np.flatnonzero(out.done):
@@ -77,7 +47,7 @@ def teacher_games(
             done_rows.extend((index, final[seat] - before) for index, seat, before in pending[i])
             pending[i].clear()
             gained[i] = 0.0
-            new_deal(i)
+        steps += 1
     index = np.array([r[0] for r in done_rows])
     returns = np.array([r[1] for r in done_rows], dtype=np.float32)
     return (

@@ -37,13 +37,9 @@ class TrainConfig:
     net_arch: tuple[int, ...] = (256, 256)
     features: str = "raw"  # what the policy reads: "raw" or "heuristic_hints"
     baseline_opponents: tuple[str, ...] = ("random", "heuristic")
-    # before PPO, clone "heuristic", or "search" (the heuristic, then the search agent's
-    # decisions in games against the heuristic: one step of expert iteration); None: scratch
-    warm_start: str | None = "heuristic"
-    warm_start_samples: int = 200_000  # heuristic decisions to clone
+    warm_start: str | None = "heuristic"  # clone this agent before PPO (None: from scratch)
+    warm_start_samples: int = 200_000  # teacher decisions to clone
     warm_start_epochs: int = 4
-    search_simulations: int = 1000  # warm_start="search": the teacher's budget per move
-    search_samples: int = 50_000  # warm_start="search": search decisions to clone
     snapshot_every: int = 5  # rollouts between learner snapshots added to the pool
     max_snapshots: int = 4  # 0: opponents are the baseline agents only
     eval_every: int = 5  # rollouts between evaluations (learning curve)
@@ -141,40 +137,23 @@ def learner_agent(model, name: str = "ppo") -> PPOAgent:
 
 
 def warm_start(model, config: TrainConfig, features) -> None:
-    """Clone the heuristic (and then the search agent) into the policy and value head."""
-    from presages_env.agents.search import ISMCTSAgent
+    """Clone the teacher agent into the policy and value head before self-play."""
     from presages_env.training.imitation import imitate, teacher_games
 
-    if config.warm_start not in ("heuristic", "search"):
-        raise ValueError(
-            f"warm_start must be 'heuristic', 'search' or None, got {config.warm_start!r}"
-        )
-    heuristic = HeuristicAgent(config.game)
-    lessons = [(heuristic, None, config.warm_start_samples)]
-    if config.warm_start == "search":
-        search = ISMCTSAgent(config.game, config.search_simulations, seed=config.seed)
-        lessons.append((search, heuristic, config.search_samples))
-    for teacher, opponent, samples in lessons:
-        print(f"warm start: cloning {teacher.name} on {samples:,} decisions")
-        data = teacher_games(
-            config.game,
-            teacher,
-            samples,
-            config.num_players,
-            config.seed,
-            opponent=opponent,
-            team_play=config.team_play,
-            num_envs=256 if opponent is None else 64,
-            **config.game_options,
-        )
-        losses = imitate(
-            model.policy,
-            data,
-            epochs=config.warm_start_epochs,
-            seed=config.seed,
-            features=features,
-        )
-        print("warm start: " + ", ".join(f"{k} {v:.3f}" for k, v in losses.items()))
+    teacher = baseline_agent(config.warm_start, config.game, config.seed)
+    print(f"warm start: cloning {config.warm_start} on {config.warm_start_samples:,} decisions")
+    data = teacher_games(
+        config.game,
+        teacher,
+        config.warm_start_samples,
+        config.num_players,
+        config.seed,
+        **config.game_options,
+    )
+    losses = imitate(
+        model.policy, data, epochs=config.warm_start_epochs, seed=config.seed, features=features
+    )
+    print("warm start: " + ", ".join(f"{k} {v:.3f}" for k, v in losses.items()))
 
 
 def train(config: TrainConfig):

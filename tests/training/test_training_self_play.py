@@ -1,7 +1,6 @@
 """Self-play training: the native SB3 VecEnv's bookkeeping and a tiny run that learns."""
 
 import numpy as np
-import pytest
 from sb3_contrib import MaskablePPO
 
 from presages_env.agents import HeuristicAgent, RandomAgent
@@ -101,62 +100,3 @@ def test_cloning_the_heuristic_makes_the_policy_agree_with_it():
     before = imitate(model.policy, data, epochs=0)["agreement"]
     after = imitate(model.policy, data, epochs=3)["agreement"]
     assert after > max(before + 0.15, 0.75), (before, after)
-
-
-def test_a_teacher_against_an_opponent_records_only_its_own_team_decisions():
-    heuristic = HeuristicAgent("presages")
-    obs, masks, actions, returns = teacher_games(
-        "presages", heuristic, 3000, 4, 0, opponent=RandomAgent(1), team_play=True, num_envs=64
-    )
-    assert masks[np.arange(len(actions)), actions].all()
-    # only the teacher's decisions: the (deterministic) heuristic would take every one
-    np.testing.assert_array_equal(heuristic.act_batch(obs, masks), actions)
-    assert returns.mean() > 0.8  # the heuristic team beats a random team ~99% of games
-
-
-def test_a_search_teacher_gets_full_states():
-    from presages_env.agents.search import ISMCTSAgent
-
-    search = ISMCTSAgent("president", simulations=8, seed=0)
-    obs, masks, actions, _ = teacher_games(
-        "president", search, 200, 4, 0, opponent=RandomAgent(1), num_envs=16
-    )
-    assert len(actions) >= 200
-    assert masks[np.arange(len(actions)), actions].all()
-
-
-def test_train_end_to_end_with_a_search_warm_start_and_hints(tmp_path):
-    from presages_env.training.self_play import TrainConfig, train
-
-    config = TrainConfig(
-        game="president",
-        num_players=4,
-        features="heuristic_hints",
-        warm_start="search",
-        warm_start_samples=2_000,
-        warm_start_epochs=1,
-        search_simulations=8,
-        search_samples=300,
-        total_timesteps=2_048,
-        time_budget_s=None,
-        num_envs=16,
-        n_steps=64,
-        batch_size=512,
-        net_arch=(32,),
-        eval_every=1,
-        eval_games=32,
-        out_dir=str(tmp_path),
-    )
-    _model, curve = train(config)
-    assert len(curve) >= 2 and 0 <= curve[-1]["win_rate_vs_heuristic"] <= 1
-    agent = PPOAgent.load(tmp_path / "model.zip")
-    assert agent.features.name == "heuristic_hints"
-    result = head_to_head("president", agent, RandomAgent(3), 40, seed=1)
-    assert len(result.seat_rewards) == 40
-
-
-def test_an_unknown_warm_start_is_refused(tmp_path):
-    from presages_env.training.self_play import TrainConfig, train
-
-    with pytest.raises(ValueError, match="'heuristic', 'search' or None"):
-        train(TrainConfig(warm_start="oracle", out_dir=str(tmp_path), num_envs=4))
