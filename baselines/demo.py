@@ -3,7 +3,8 @@
     python baselines/demo.py [--game presages] [--budget 180] [--eval-games 600]
 
 Clones the heuristic, then trains MaskablePPO by self-play on the default game (Présages,
-4 players, the learner playing a whole team) for --budget seconds, then plays the trained
+4 players, the learner playing a whole team, reading the observation and the heuristic's
+hints) for --budget seconds, then plays the trained
 agent, the heuristic and the random agent against each other with seat rotation and fixed
 seeds. Prints the results table and writes under --out:
 the learning curve (``ppo/learning_curve.png``), ``winrates.png`` and ``results.md``.
@@ -38,6 +39,11 @@ def main() -> None:
     p.add_argument("--players", type=int, default=None)
     p.add_argument("--budget", type=float, default=180.0, help="training seconds")
     p.add_argument("--eval-games", type=int, default=600, help="games per pairing")
+    p.add_argument(
+        "--features",
+        default="heuristic_hints",
+        help="what the policy reads: raw or heuristic_hints",
+    )
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--out", default="runs/demo")
     args = p.parse_args()
@@ -50,6 +56,7 @@ def main() -> None:
         game=game,
         num_players=args.players,
         team_play=game == "presages",
+        features=args.features,
         time_budget_s=args.budget,
         eval_games=200,
         warm_start_samples=50_000,

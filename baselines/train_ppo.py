@@ -27,6 +27,7 @@ def parse_args() -> TrainConfig:
     p.add_argument("--num-envs", type=int, default=defaults.num_envs)
     p.add_argument("--n-steps", type=int, default=defaults.n_steps)
     p.add_argument("--batch-size", type=int, default=defaults.batch_size)
+    p.add_argument("--n-epochs", type=int, default=defaults.n_epochs)
     p.add_argument("--lr", type=float, default=defaults.learning_rate)
     p.add_argument("--ent-coef", type=float, default=defaults.ent_coef)
     p.add_argument("--gamma", type=float, default=defaults.gamma)
@@ -63,6 +64,7 @@ def parse_args() -> TrainConfig:
         num_envs=a.num_envs,
         n_steps=a.n_steps,
         batch_size=a.batch_size,
+        n_epochs=a.n_epochs,
         learning_rate=a.lr,
         ent_coef=a.ent_coef,
         gamma=a.gamma,
