@@ -60,7 +60,7 @@ def main() -> None:
         time_budget_s=args.budget,
         eval_games=200,
         warm_start_samples=50_000,
-        warm_start_epochs=3,
+        warm_start_epochs=8,
         seed=args.seed,
         out_dir=str(out / "ppo"),
     )
