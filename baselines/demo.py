@@ -57,6 +57,9 @@ def main() -> None:
         num_players=args.players,
         team_play=game == "presages",
         features=args.features,
+        # small steps: larger ones drift away from the cloned heuristic (docs/agents.md)
+        learning_rate=5e-5,
+        ent_coef=0.001,
         time_budget_s=args.budget,
         eval_games=200,
         warm_start_samples=50_000,
