@@ -5,7 +5,7 @@ one-hot of the action the game's heuristic would take and, where the game's heur
 scores its options (Présages: placements and ⚡ choices, by looking one bout ahead), the
 value it gives each one. The heuristic reads only the same observation, so the hints add
 no information the seat lacks — they add computation an MLP finds hard to learn (a bout
-simulated through the kernel's rules), and PPO learns where to depart from them.
+simulated through the kernel's rules); PPO then only has to learn where departing pays.
 """
 
 from __future__ import annotations
