@@ -13,7 +13,6 @@ the learning curve (``ppo/learning_curve.png``), ``winrates.png`` and ``results.
 from __future__ import annotations
 
 import argparse
-import importlib.util
 import time
 from pathlib import Path
 
@@ -27,15 +26,9 @@ from presages_env.training.self_play import (
 )
 
 
-def default_game() -> str:
-    """Présages once its package and heuristic exist, else Président."""
-    ready = importlib.util.find_spec("presages_env.games.presages.heuristic") is not None
-    return "presages" if ready else "president"
-
-
 def main() -> None:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    p.add_argument("--game", default=None, help="default: presages (president until ready)")
+    p.add_argument("--game", default="presages")
     p.add_argument("--players", type=int, default=None)
     p.add_argument("--budget", type=float, default=180.0, help="training seconds")
     p.add_argument("--eval-games", type=int, default=600, help="games per pairing")
@@ -47,7 +40,7 @@ def main() -> None:
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--out", default="runs/demo")
     args = p.parse_args()
-    game = args.game or default_game()
+    game = args.game
     out = Path(args.out)
     start = time.perf_counter()
 

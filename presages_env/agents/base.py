@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import functools
+from collections.abc import Callable
+from typing import Any
+
 import numba as nb
 import numpy as np
 
@@ -13,10 +17,22 @@ class Agent:
 
     Subclasses implement :meth:`act_batch`; :meth:`act` is the single-pair convenience.
     An agent only sees what its seat observes, so it can sit in any seat of any batch.
+    Every subclass's ``act_batch`` is wrapped by :func:`check_batch` (so none can forget
+    it): arrays of the wrong shape or dtype, or a row with no legal action, are refused
+    before the agent's own code runs.
     """
 
     name: str = "agent"
     needs_state: bool = False  # True for agents that act on full states (``act_states``)
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        if "act_batch" in cls.__dict__:
+            cls.act_batch = _checked_act_batch(cls.__dict__["act_batch"])
+
+    def check_batch(self, obs: np.ndarray, masks: np.ndarray) -> None:
+        """Refuse a batch this agent cannot act on; game-specific agents add width checks."""
+        check_batch(obs, masks)
 
     def act_batch(self, obs: np.ndarray, masks: np.ndarray) -> np.ndarray:
         """One legal action per row of ``masks`` (``obs`` is ``[B, D]``, ``masks`` ``[B, A]``)."""
@@ -27,6 +43,32 @@ class Agent:
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}({self.name!r})"
+
+
+def check_batch(obs: Any, masks: Any) -> None:
+    """``obs`` ``[B, D]`` and ``masks`` ``int8[B, A]`` with at least one legal action a row."""
+    for name, array in (("obs", obs), ("masks", masks)):
+        if not isinstance(array, np.ndarray) or array.ndim != 2:
+            shape = getattr(array, "shape", type(array).__name__)
+            raise TypeError(f"{name} must be a 2-d numpy array [B, ...], got {shape}")
+    if masks.dtype != np.int8:
+        raise TypeError(f"masks must be int8 (1 = legal), got {masks.dtype}")
+    if obs.shape[0] != masks.shape[0]:
+        raise ValueError(f"obs has {obs.shape[0]} rows but masks has {masks.shape[0]}")
+    if masks.size and ((masks != 0) & (masks != 1)).any():
+        raise ValueError("masks must hold only 0 and 1")
+    empty = np.flatnonzero(~masks.any(axis=1))
+    if empty.size:
+        raise ValueError(f"row {int(empty[0])} of masks has no legal action")
+
+
+def _checked_act_batch(act_batch: Callable) -> Callable:
+    @functools.wraps(act_batch)
+    def checked(self: Agent, obs: np.ndarray, masks: np.ndarray) -> np.ndarray:
+        self.check_batch(obs, masks)
+        return act_batch(self, obs, masks)
+
+    return checked
 
 
 @nb.njit(cache=True)

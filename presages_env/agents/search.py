@@ -31,7 +31,7 @@ import numpy as np
 from presages_env.agents.base import Agent
 from presages_env.core.batched import bind_kernels, source_digest
 from presages_env.core.game import Game
-from presages_env.core.header import HDR_CURRENT, HDR_GAME_ID, HDR_NUM_PLAYERS, HDR_TERMINAL
+from presages_env.core.header import HDR_CURRENT, HDR_NUM_PLAYERS, HDR_TERMINAL
 from presages_env.core.rng import choose_legal, splitmix_next
 from presages_env.games import get_game
 
@@ -236,10 +236,10 @@ def specialise_search(game: Game, sample_world_kernel: Callable) -> Callable:
     digest = source_digest(game.kernel) + source_digest(heuristic)
     namespace = dict(_search_all.__globals__)
     namespace.update(
-        legal_mask=game.legal_mask,
-        step=game.step,
+        legal_mask=game.kernel.legal_mask,
+        step=game.kernel.step,
         sample_world=sample_world_kernel,
-        observe=game.observe,
+        observe=game.kernel.observe,
         heuristic_actions=heuristic.heuristic_actions,
         OBS_SIZE=game.kernel.OBS_SIZE,
         OBS_DTYPE=game.obs_dtype,
@@ -308,14 +308,16 @@ class ISMCTSAgent(Agent):
         self._rng_state = np.array([seed], dtype=np.int64)
 
     def act_states(self, states: np.ndarray) -> np.ndarray:
-        """One action per row of ``states`` (``[B, S]``), for the seat to act in each."""
-        states = np.ascontiguousarray(states, dtype=np.int64)
-        if states.ndim != 2:
-            raise ValueError(f"states must be a [B, S] array, got shape {states.shape}")
-        if (states[:, HDR_TERMINAL] != 0).any():
-            raise ValueError("cannot act in a finished game (a state has HDR_TERMINAL set)")
-        if (states[:, HDR_GAME_ID] != self.game.game_id).any():
-            raise ValueError(f"every state must be a {self.game.name} state (HDR_GAME_ID)")
+        """One action per row of ``states`` (``[B, S]``), for the seat to act in each.
+
+        Every state is validated (:mod:`presages_env.core.validation`) before the search
+        reads it; the caller's array is never written.
+        """
+        if not isinstance(states, np.ndarray) or states.ndim != 2:
+            shape = getattr(states, "shape", type(states).__name__)
+            raise TypeError(f"states must be a 2-d numpy array [B, S], got {shape}")
+        checked = [self._checked(i, state) for i, state in enumerate(states)]
+        states = np.stack(checked) if checked else states.astype(self.game.state_dtype)
         num_actions = max(
             (self.game.num_actions(int(n)) for n in np.unique(states[:, HDR_NUM_PLAYERS])),
             default=0,
@@ -333,6 +335,15 @@ class ISMCTSAgent(Agent):
             actions,
         )
         return actions
+
+    def _checked(self, row: int, state: np.ndarray) -> np.ndarray:
+        try:
+            state = self.game.checked_state(state)
+        except (TypeError, ValueError) as err:
+            raise type(err)(f"states[{row}]: {err}") from None
+        if state[HDR_TERMINAL]:
+            raise ValueError(f"states[{row}]: cannot act in a finished game")
+        return state
 
     def act_batch(self, obs: np.ndarray, masks: np.ndarray) -> np.ndarray:
         raise TypeError(

@@ -11,7 +11,8 @@ from pettingzoo import AECEnv
 
 from presages_env.core.actions import check_action
 from presages_env.core.game import Game
-from presages_env.core.header import HDR_CURRENT, HDR_GAME_ID, HDR_STEP, HDR_TERMINAL
+from presages_env.core.header import HDR_CURRENT, HDR_STEP, HDR_TERMINAL
+from presages_env.core.validation import check_int, check_seed, checked_state
 
 
 class CardGameEnv(AECEnv):
@@ -39,8 +40,8 @@ class CardGameEnv(AECEnv):
                 f"render_mode must be one of {self.metadata['render_modes']} or None, "
                 f"got {render_mode!r}"
             )
-        if max_steps is not None and (not isinstance(max_steps, int) or max_steps < 1):
-            raise ValueError(f"max_steps must be a positive int or None, got {max_steps!r}")
+        if max_steps is not None:
+            max_steps = check_int(max_steps, "max_steps", 1)
         self.game = game
         n = game.check_num_players(game.default_players if num_players is None else num_players)
         self.num_players = n
@@ -94,12 +95,13 @@ class CardGameEnv(AECEnv):
             self.set_state(start)
             return
         if seed is not None:
-            self._seed_rng = np.random.default_rng(seed)
+            self._seed_rng = np.random.default_rng(check_seed(seed))
         game_seed = int(self._seed_rng.integers(0, 2**62))
-        self.game.reset(self._state, np.int64(game_seed))
+        self.game.kernel.reset(self._state, np.int64(game_seed))
         self._start_episode()
 
     def step(self, action: Any) -> None:
+        self._require_reset("step()")
         agent = self.agent_selection
         if not self.agents:
             raise ValueError("the game is over and every agent has left; call reset()")
@@ -107,13 +109,20 @@ class CardGameEnv(AECEnv):
             self._was_dead_step(action)
             return
         action = check_action(action, self._current_mask(), self._label)
-        self.game.step(self._state, np.int64(action), self._step_rewards)
+        self.game.kernel.step(self._state, np.int64(action), self._step_rewards)
         self._after_transition(agent)
 
+    def last(self, observe: bool = True):
+        self._require_reset("last()")
+        return super().last(observe)
+
     def observe(self, agent: str) -> dict[str, np.ndarray]:
+        self._require_reset("observe()")
+        if agent not in self._index:
+            raise ValueError(f"unknown agent {agent!r}; agents are {self.possible_agents}")
         i = self._index[agent]
         if self._obs_step[i] != self._state[HDR_STEP]:
-            self.game.observe(self._state, i, self._obs[i])
+            self.game.kernel.observe(self._state, i, self._obs[i])
             self._obs_step[i] = self._state[HDR_STEP]
         is_current = self._state[HDR_CURRENT] == i and not self._state[HDR_TERMINAL]
         return {
@@ -140,18 +149,12 @@ class CardGameEnv(AECEnv):
         return self._state.copy()
 
     def set_state(self, state: np.ndarray) -> None:
-        """Continue from ``state`` (a copy is taken); agents and rewards restart from it."""
-        state = np.asarray(state)
-        if state.shape != self._state.shape or state.dtype != np.int64:
-            raise ValueError(
-                f"a {self.game.name} state for {self.num_players} players is an int64 array "
-                f"of shape {self._state.shape}, got {state.dtype} {state.shape}"
-            )
-        if state[HDR_GAME_ID] != self.game.game_id or self.game.num_players_of(state) != (
-            self.num_players
-        ):
-            raise ValueError(f"state is not a {self.num_players}-player {self.game.name} state")
-        self._state[:] = state
+        """Continue from ``state`` (validated, then copied); agents and rewards restart from it.
+
+        A bad state raises ``TypeError``/``ValueError`` naming the slot, and the env keeps
+        its current game.
+        """
+        self._state[:] = checked_state(self.game, state, self.num_players)
         self._start_episode()
 
     def action_label(self, action: int) -> str:
@@ -159,12 +162,16 @@ class CardGameEnv(AECEnv):
         return self.game.action_label(self._state, action)
 
     # ---- internals ----------------------------------------------------------------------
+    def _require_reset(self, what: str) -> None:
+        if not hasattr(self, "agent_selection"):
+            raise ValueError(f"call reset() before {what}")
+
     def _label(self, action: int) -> str:
         return self.game.action_label(self._state, action)
 
     def _current_mask(self) -> np.ndarray:
         if self._mask_step != self._state[HDR_STEP]:
-            self.game.legal_mask(self._state, self._mask)
+            self.game.kernel.legal_mask(self._state, self._mask)
             self._mask_step = self._state[HDR_STEP]
         return self._mask
 
@@ -177,12 +184,13 @@ class CardGameEnv(AECEnv):
         self.truncations = dict.fromkeys(self.agents, False)
         self._obs_step[:] = -1
         self._mask_step = -1
+        self._info_key = None  # a new episode rebuilds every per-agent dict, infos included
         self._refresh_infos()
         self._select_next()
 
     def _refresh_infos(self) -> None:
         key = self.game.info_key(self._state)
-        if key != self._info_key or not hasattr(self, "infos"):
+        if self._info_key is None or key != self._info_key:
             self._info_key = key
             infos = self.game.infos(self._state)
             self.infos = {

@@ -93,10 +93,10 @@ def specialise(game) -> types.SimpleNamespace:
     threads costs more than the work (each variant compiles on first use only).
     """
     kernels = {
-        "reset": game.reset,
-        "legal_mask": game.legal_mask,
-        "step": game.step,
-        "observe": game.observe,
+        "reset": game.kernel.reset,
+        "legal_mask": game.kernel.legal_mask,
+        "step": game.kernel.step,
+        "observe": game.kernel.observe,
     }
     # A kernel edit must invalidate the cache of the batched copy that inlines it.
     digest = source_digest(game.kernel)

@@ -19,6 +19,12 @@ A game is written once, as four ``@njit(cache=True)`` kernels over its flat ``in
 Everything else (PettingZoo env, vector env, agents, search) calls these, so a rule is
 never written twice. The Python side, a :class:`Game` subclass, says how big things are,
 validates options, writes them into a fresh state, and renders states for people.
+
+The raw kernels (``game.kernel.step`` ...) trust their input and are for code that has
+validated it. The same names on a :class:`Game` (``game.step(state, action, rewards)`` ...)
+are the checked versions for everyone else: they validate the state
+(:func:`~presages_env.core.validation.checked_state`), the seat, the action and the output
+arrays before calling the kernel, and change nothing when they refuse.
 """
 
 from __future__ import annotations
@@ -30,7 +36,16 @@ from typing import Any, ClassVar
 
 import numpy as np
 
+from presages_env.core.actions import check_action
 from presages_env.core.header import HDR_GAME_ID, HDR_NUM_PLAYERS, HDR_STEP, HDR_TERMINAL
+from presages_env.core.validation import (
+    check_array,
+    check_int,
+    check_options,
+    check_seed,
+    check_state_array,
+    checked_state,
+)
 
 
 class Game:
@@ -42,22 +57,68 @@ class Game:
     max_players: ClassVar[int]
     default_players: ClassVar[int]
     obs_dtype: ClassVar[type] = np.int8
+    state_dtype: ClassVar[type] = np.int64
+    # Bumped whenever the meaning of a slot changes: saved states of another layout are refused.
+    layout_version: ClassVar[int] = 1
     Options: ClassVar[type]  # a frozen dataclass of the game's options with defaults
 
     # The game's kernel module: its four kernels and its STATE_SIZE, NUM_ACTIONS and
     # OBS_SIZE constants (sized for the largest table) are picked up from it.
     kernel: ClassVar[ModuleType]
-    reset: ClassVar[Callable]
-    legal_mask: ClassVar[Callable]
-    step: ClassVar[Callable]
-    observe: ClassVar[Callable]
+    # The game's validation module, next to its kernel: ``validate_state(state)`` checks
+    # every slot of the layout (see :mod:`presages_env.core.validation`).
+    validator: ClassVar[ModuleType]
+    validate_state: ClassVar[Callable[[np.ndarray], None]]
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
-        kernel = cls.__dict__.get("kernel")
-        if kernel is not None:
-            for name in ("reset", "legal_mask", "step", "observe"):
-                setattr(cls, name, staticmethod(getattr(kernel, name)))
+        if cls.__dict__.get("kernel") is not None:
+            validator = cls.__dict__.get("validator")
+            if validator is None or not callable(getattr(validator, "validate_state", None)):
+                raise TypeError(
+                    f"{cls.__name__} names a kernel but no validator module with "
+                    "validate_state(state): every game validates states from outside"
+                )
+            cls.validate_state = staticmethod(validator.validate_state)
+
+    # ---- the kernels, checked (internal code calls ``self.kernel.*`` directly) ------------
+    def checked_state(self, state: Any, num_players: int | None = None) -> np.ndarray:
+        """A validated copy of ``state`` (see :mod:`presages_env.core.validation`)."""
+        return checked_state(self, state, num_players)
+
+    def reset(self, state: np.ndarray, seed: int) -> None:
+        """Deal a new game in ``state`` (its header and options are validated first)."""
+        seed = check_seed(seed)
+        valid = check_state_array(self, state)
+        check_options(self, valid)
+        self.kernel.reset(valid, np.int64(seed))
+        state[:] = valid
+
+    def legal_mask(self, state: np.ndarray, mask: np.ndarray) -> None:
+        valid = self.checked_state(state)
+        n = self.num_players_of(valid)
+        check_array(mask, "mask", (self.num_actions(n),), np.int8)
+        self.kernel.legal_mask(valid, mask)
+
+    def step(self, state: np.ndarray, action: Any, rewards: np.ndarray) -> None:
+        """Apply ``action`` (checked against the legal mask) to ``state`` in place."""
+        valid = self.checked_state(state)
+        n = self.num_players_of(valid)
+        check_array(rewards, "rewards", (n,), np.float32)
+        if valid[HDR_TERMINAL]:
+            raise ValueError(f"the {self.name} game is over; no action can be applied")
+        mask = np.zeros(self.num_actions(n), dtype=np.int8)
+        self.kernel.legal_mask(valid, mask)
+        action = check_action(action, mask, lambda a: self.action_label(valid, a))
+        self.kernel.step(valid, np.int64(action), rewards)
+        state[:] = valid
+
+    def observe(self, state: np.ndarray, player: Any, obs: np.ndarray) -> None:
+        valid = self.checked_state(state)
+        n = self.num_players_of(valid)
+        player = check_int(player, "player", 0, n - 1)
+        check_array(obs, "obs", (self.obs_size(n),), self.obs_dtype)
+        self.kernel.observe(valid, np.int64(player), obs)
 
     # ---- sizes -------------------------------------------------------------------------
     def state_size(self, num_players: int) -> int:
@@ -112,7 +173,7 @@ class Game:
 
     def blank_state(self, num_players: int, options: Any) -> np.ndarray:
         """A state with header and options written, ready for ``reset``."""
-        state = np.zeros(self.state_size(num_players), dtype=np.int64)
+        state = np.zeros(self.state_size(num_players), dtype=self.state_dtype)
         state[HDR_NUM_PLAYERS] = num_players
         state[HDR_GAME_ID] = self.game_id
         self.write_options(state, options)
@@ -121,8 +182,9 @@ class Game:
     def new_state(self, num_players: int, seed: int, **options: Any) -> np.ndarray:
         """A freshly dealt game."""
         num_players = self.check_num_players(num_players)
+        seed = check_seed(seed)
         state = self.blank_state(num_players, self.make_options(num_players, **options))
-        self.reset(state, np.int64(seed))
+        self.kernel.reset(state, np.int64(seed))
         return state
 
     # ---- reading a state ----------------------------------------------------------------

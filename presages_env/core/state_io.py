@@ -1,7 +1,19 @@
-"""Clone, save, load and replay games: a game is its state array, or its seed and actions."""
+"""Clone, save, load and replay games: a game is its state array, or its seed and actions.
+
+Save format (version 2), little-endian::
+
+    magic "PSGE" | format version u16 | game id u16 | layout version u16 | slot bytes u16
+    | number of slots u32 | slots | BLAKE2b-128 digest of everything before it
+
+``deserialize`` refuses another game, another format or layout version, truncated or
+altered bytes, and then validates the state itself like every state from outside
+(:mod:`presages_env.core.validation`): the digest only catches accidents, since anyone can
+recompute it; the validation is what keeps a crafted file away from the kernels.
+"""
 
 from __future__ import annotations
 
+import hashlib
 import struct
 from collections.abc import Callable, Iterable
 from typing import Any
@@ -10,42 +22,82 @@ import numpy as np
 
 from presages_env.core.actions import check_action
 from presages_env.core.game import Game
-from presages_env.core.header import HDR_GAME_ID, HDR_NUM_PLAYERS, HEADER_SIZE
+from presages_env.core.header import HDR_GAME_ID
+from presages_env.core.validation import checked_state
 
 _MAGIC = b"PSGE"
-_FORMAT_VERSION = 1
-_PREFIX = struct.Struct("<4sHHq")  # magic, format version, game id, number of slots
+FORMAT_VERSION = 2
+_PREFIX = struct.Struct("<4sHHHHI")  # magic, format, game id, layout, slot bytes, slots
+_DIGEST_SIZE = 16
 
 
-def serialize(state: np.ndarray) -> bytes:
-    """Bytes that :func:`deserialize` turns back into an identical state."""
-    state = np.ascontiguousarray(state, dtype="<i8")
-    prefix = _PREFIX.pack(_MAGIC, _FORMAT_VERSION, int(state[HDR_GAME_ID]), state.size)
-    return prefix + state.tobytes()
+def _digest(data: bytes) -> bytes:
+    return hashlib.blake2b(data, digest_size=_DIGEST_SIZE).digest()
+
+
+def _game_of(game_id: int) -> Game:
+    from presages_env.games import GAME_CLASSES, get_game
+
+    for name in GAME_CLASSES:
+        game = get_game(name)
+        if game.game_id == game_id:
+            return game
+    raise ValueError(f"the data holds unknown game id {game_id}")
+
+
+def serialize(state: np.ndarray, game: Game | None = None) -> bytes:
+    """Bytes that :func:`deserialize` turns back into an identical state.
+
+    The state is validated first, so only sound states are ever written.
+    """
+    if not isinstance(state, np.ndarray) or state.ndim != 1 or state.size <= HDR_GAME_ID:
+        raise TypeError("serialize takes a game state: a 1-d numpy array")
+    game = game if game is not None else _game_of(int(state[HDR_GAME_ID]))
+    state = checked_state(game, state)
+    dtype = np.dtype(game.state_dtype).newbyteorder("<")
+    body = (
+        _PREFIX.pack(
+            _MAGIC, FORMAT_VERSION, game.game_id, game.layout_version, dtype.itemsize, state.size
+        )
+        + state.astype(dtype).tobytes()
+    )
+    return body + _digest(body)
 
 
 def deserialize(data: bytes, game: Game | None = None) -> np.ndarray:
-    """The state saved by :func:`serialize`; checks it belongs to ``game`` if given."""
-    if len(data) < _PREFIX.size:
-        raise ValueError("not a presages_env game: too short")
-    magic, version, game_id, size = _PREFIX.unpack_from(data)
-    if magic != _MAGIC or version != _FORMAT_VERSION:
-        raise ValueError(f"not a presages_env game (format {magic!r} v{version})")
-    if len(data) != _PREFIX.size + 8 * size or size < HEADER_SIZE:
-        raise ValueError("truncated or corrupted game data")
-    state = np.frombuffer(data, dtype="<i8", offset=_PREFIX.size).astype(np.int64)
-    if game is not None:
-        if game_id != game.game_id or state[HDR_GAME_ID] != game.game_id:
-            raise ValueError(f"the data holds game id {game_id}, not {game.name}")
-        n = int(state[HDR_NUM_PLAYERS])
-        if not game.min_players <= n <= game.max_players:
-            raise ValueError(
-                f"the data claims {n} players; {game.name} has {game.min_players}"
-                f" to {game.max_players}"
-            )
-        if size != game.state_size(n):
-            raise ValueError(f"the data does not have the size of a {game.name} state")
-    return state
+    """The validated state saved by :func:`serialize`; checks it is a ``game`` if given.
+
+    Raises ``ValueError`` (``TypeError`` for data that is not bytes) saying what is wrong.
+    """
+    if not isinstance(data, (bytes, bytearray, memoryview)):
+        raise TypeError(f"deserialize takes bytes, got {type(data).__name__}")
+    data = bytes(data)
+    if len(data) < _PREFIX.size + _DIGEST_SIZE or data[:4] != _MAGIC:
+        raise ValueError("not a presages_env saved game")
+    magic, version, game_id, layout, itemsize, size = _PREFIX.unpack_from(data)
+    if version != FORMAT_VERSION:
+        raise ValueError(
+            f"saved with format version {version}; this library reads version {FORMAT_VERSION} "
+            "(re-create the game from its seed and actions with state_io.replay)"
+        )
+    if game is not None and game_id != game.game_id:
+        raise ValueError(f"the data holds game id {game_id}, not {game.name} ({game.game_id})")
+    game = game if game is not None else _game_of(game_id)
+    if layout != game.layout_version:
+        raise ValueError(
+            f"the data has {game.name} state layout version {layout}; this library uses "
+            f"version {game.layout_version} (re-create the game from its seed and actions)"
+        )
+    dtype = np.dtype(game.state_dtype).newbyteorder("<")
+    if itemsize != dtype.itemsize:
+        raise ValueError(f"the data has {itemsize}-byte slots; {game.name} uses {dtype.itemsize}")
+    end = _PREFIX.size + itemsize * size
+    if len(data) != end + _DIGEST_SIZE:
+        raise ValueError(f"truncated or padded game data ({len(data)} bytes for {size} slots)")
+    if _digest(data[:end]) != data[end:]:
+        raise ValueError("corrupted game data: the checksum does not match")
+    state = np.frombuffer(data, dtype=dtype, count=size, offset=_PREFIX.size)
+    return checked_state(game, state.astype(game.state_dtype))
 
 
 def apply_actions(
@@ -56,27 +108,30 @@ def apply_actions(
 ) -> np.ndarray:
     """Apply ``actions`` in order to ``state`` in place; returns the summed rewards.
 
-    Each action is checked against the current mask first: an illegal one raises
-    ``ValueError`` (naming the step and the legal actions) before it touches the state.
-    ``where(state)`` adds the game's own words for the decision, e.g. its node.
+    ``state`` is validated first. Each action is checked against the current mask: an
+    illegal one raises ``ValueError`` (naming the step and the legal actions) and ``state``
+    is left as it was before the call. ``where(state)`` adds the game's own words for the
+    decision, e.g. its node.
     """
-    n = int(state[HDR_NUM_PLAYERS])
+    work = checked_state(game, state)
+    n = game.num_players_of(work)
     mask = np.zeros(game.num_actions(n), dtype=np.int8)
     rewards = np.zeros(n, dtype=np.float32)
     total = np.zeros(n, dtype=np.float64)
     for index, action in enumerate(actions):
-        if game.is_over(state):
+        if game.is_over(work):
             raise ValueError(
                 f"action #{index} ({action!r}) comes after the end of the game (it is over)"
             )
-        game.legal_mask(state, mask)
+        game.kernel.legal_mask(work, mask)
         try:
-            action = check_action(action, mask, lambda a: game.action_label(state, a))
+            action = check_action(action, mask, lambda a: game.action_label(work, a))
         except (TypeError, ValueError) as err:
-            context = f" {where(state)}" if where is not None else ""
+            context = f" {where(work)}" if where is not None else ""
             raise type(err)(f"action #{index}{context}: {err}") from None
-        game.step(state, np.int64(action), rewards)
+        game.kernel.step(work, np.int64(action), rewards)
         total += rewards
+    state[:] = work
     return total
 
 

@@ -16,6 +16,7 @@ from presages_env.core.actions import legal_actions
 from presages_env.core.batched import random_actions, random_actions_serial, specialise
 from presages_env.core.game import Game
 from presages_env.core.rng import derive_seed
+from presages_env.core.validation import check_actions, check_array, check_int, check_seed
 
 _kernel_cache: dict[str, Any] = {}
 
@@ -55,16 +56,9 @@ class VectorEnv:
         max_steps: int = 0,
         **options: Any,
     ) -> None:
-        if isinstance(num_envs, bool) or not isinstance(num_envs, (int, np.integer)):
-            raise TypeError(f"num_envs must be an int, got {type(num_envs).__name__}")
-        if num_envs < 1:
-            raise ValueError(f"num_envs must be at least 1, got {num_envs}")
-        if (
-            isinstance(max_steps, bool)
-            or not isinstance(max_steps, (int, np.integer))
-            or max_steps < 0
-        ):
-            raise ValueError(f"max_steps must be an int >= 0 (0 = no cap), got {max_steps!r}")
+        num_envs = check_int(num_envs, "num_envs", 1)
+        max_steps = check_int(max_steps, "max_steps (0 = no cap)", 0)
+        seed = check_seed(seed)
         self.game = game
         self.num_players = game.check_num_players(
             game.default_players if num_players is None else num_players
@@ -97,6 +91,7 @@ class VectorEnv:
 
     def reset(self, seed: int = 0) -> VectorStep:
         """Deal every game anew; game i gets a seed derived from ``(seed, i)``."""
+        seed = check_seed(seed)
         seeds = np.array([derive_seed(seed, i) for i in range(self.num_envs)], dtype=np.int64)
         self.rewards[:] = 0
         self.done[:] = False
@@ -106,17 +101,13 @@ class VectorEnv:
 
     def step(self, actions: np.ndarray) -> VectorStep:
         """Apply one action per game; a negative one (say -1) skips that game: no reward,
-        not done, same observation. An illegal action raises ``ValueError``; no game moves.
+        not done, same observation. An out-of-range or illegal action raises ``ValueError``
+        (a non-integer array ``TypeError``); no game moves.
         """
-        actions = np.asarray(actions)
-        if actions.shape != (self.num_envs,) or not np.issubdtype(actions.dtype, np.integer):
-            raise TypeError(
-                f"actions must be an integer array of shape ({self.num_envs},), "
-                f"got {actions.dtype} {actions.shape}"
-            )
+        actions = check_actions(actions, self.masks)
         bad = self._step_all(
             self.states,
-            actions.astype(np.int64, copy=False),
+            actions,
             self.obs,
             self.masks,
             self.rewards,
@@ -133,7 +124,11 @@ class VectorEnv:
         return self._result()
 
     def random_actions(self, rng_states: np.ndarray) -> np.ndarray:
-        """A uniformly random legal action per game, drawn from per-game RNG states."""
+        """A uniformly random legal action per game, drawn from per-game RNG states.
+
+        ``rng_states`` (``int64[num_envs]``, C-contiguous) is advanced in place.
+        """
+        check_array(rng_states, "rng_states", (self.num_envs,), np.int64)
         actions = np.empty(self.num_envs, dtype=np.int64)
         self._random_actions(self.masks, rng_states, actions)
         return actions

@@ -1,7 +1,6 @@
 """Known games, imported lazily so that ``import presages_env`` stays fast."""
 
 import importlib
-import importlib.util
 
 from presages_env.core.game import Game
 
@@ -10,15 +9,6 @@ GAME_CLASSES = {
     "presages": "presages_env.games.presages.game:PresagesGame",
     "aciliande": "presages_env.games.aciliande.game:AciliandeGame",
 }
-
-
-def available_games() -> list[str]:
-    """Names of the games whose package is installed."""
-    return [
-        name
-        for name in GAME_CLASSES
-        if importlib.util.find_spec(GAME_CLASSES[name].split(":")[0].rsplit(".", 1)[0])
-    ]
 
 
 def get_game(name: str) -> Game:

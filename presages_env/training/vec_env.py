@@ -21,6 +21,8 @@ from stable_baselines3.common.vec_env.base_vec_env import VecEnv
 import presages_env
 from presages_env.agents.base import Agent
 from presages_env.agents.features import make_features
+from presages_env.core.actions import legal_actions
+from presages_env.core.validation import check_actions
 
 
 class SelfPlayVecEnv(VecEnv):
@@ -139,7 +141,18 @@ class SelfPlayVecEnv(VecEnv):
         return self._learner_obs()
 
     def step_async(self, actions: np.ndarray) -> None:
-        self._pending = np.asarray(actions, dtype=np.int64)
+        """Check the learner's actions (one legal action per game) before anything moves."""
+        actions = check_actions(actions, self.vec.masks)
+        illegal = np.flatnonzero(
+            (actions < 0) | (self.vec.masks[np.arange(self.num_envs), actions] == 0)
+        )
+        if illegal.size:
+            i = int(illegal[0])
+            raise ValueError(
+                f"learner action {int(actions[i])} is not legal in game {i}; legal actions "
+                f"there: {legal_actions(self.vec.masks[i])} (no game was stepped)"
+            )
+        self._pending = actions
 
     def step_wait(self):
         rows = np.arange(self.num_envs)

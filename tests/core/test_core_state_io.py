@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import struct
 
 import numpy as np
@@ -20,7 +21,7 @@ from presages_env.games.president import kernel as k
 from presages_env.games.president.game import PresidentGame
 
 GAME = PresidentGame()
-PREFIX_SIZE = struct.calcsize("<4sHHq")
+PREFIX = struct.Struct("<4sHHHHI")  # the documented save-format prefix
 
 
 def legal_actions(state: np.ndarray) -> np.ndarray:
@@ -74,21 +75,43 @@ def corrupt(data: bytes, offset: int, replacement: bytes) -> bytes:
     return data[:offset] + replacement + data[offset + len(replacement) :]
 
 
+def forge(state: np.ndarray, **fields) -> bytes:
+    """Save-format bytes for any array, with a correct checksum: what an attacker can write."""
+    values = {"version": 2, "game_id": GAME.game_id, "layout": GAME.layout_version, "itemsize": 8}
+    values.update(fields)
+    prefix = PREFIX.pack(
+        b"PSGE",
+        values["version"],
+        values["game_id"],
+        values["layout"],
+        values["itemsize"],
+        fields.get("size", state.size),
+    )
+    body = prefix + state.astype("<i8").tobytes()
+    return body + hashlib.blake2b(body, digest_size=16).digest()
+
+
 def corruptions() -> dict[str, bytes]:
-    data = serialize(mid_game())
-    size_offset = PREFIX_SIZE - 8
+    state = mid_game()
+    data = serialize(state)
+    size_offset = PREFIX.size - 4
     return {
         "empty": b"",
-        "prefix only, cut": data[: PREFIX_SIZE - 1],
-        "no state": data[:PREFIX_SIZE],
+        "prefix only, cut": data[: PREFIX.size - 1],
+        "no state": data[: PREFIX.size],
         "last byte missing": data[:-1],
-        "last slot missing": data[:-8],
+        "last slot missing": data[: -16 - 8] + data[-16:],
         "one byte extra": data + b"\x00",
+        "one slot byte flipped": corrupt(data, PREFIX.size + 8 * k.HAND, b"\x07"),
+        "checksum altered": corrupt(data, len(data) - 1, bytes([data[-1] ^ 1])),
         "bad magic": corrupt(data, 0, b"XXXX"),
-        "bad version": corrupt(data, 4, struct.pack("<H", 99)),
-        "size too big": corrupt(data, size_offset, struct.pack("<q", 10**6)),
-        "size negative": corrupt(data, size_offset, struct.pack("<q", -3)),
-        "size below header": corrupt(data, size_offset, struct.pack("<q", 2))[: PREFIX_SIZE + 16],
+        "format version 1": forge(state, version=1),
+        "future format version": forge(state, version=99),
+        "old layout": forge(state, layout=GAME.layout_version + 7),
+        "other slot width": forge(state, itemsize=2),
+        "size too big": corrupt(data, size_offset, struct.pack("<I", 10**6)),
+        "size below header": forge(state[:2], size=2),
+        "not a president state size": forge(state[:-1]),
         "text": b"hello, this is not a game at all",
     }
 
@@ -102,23 +125,42 @@ def test_corrupted_or_truncated_data_is_refused(name):
         deserialize(data, GAME)
 
 
+def test_the_refusals_say_what_is_wrong():
+    state = mid_game()
+    data = serialize(state)
+    with pytest.raises(ValueError, match="checksum"):
+        deserialize(corrupt(data, PREFIX.size + 8 * k.HAND, b"\x07"))
+    with pytest.raises(ValueError, match="format version 1"):
+        deserialize(forge(state, version=1))
+    with pytest.raises(ValueError, match="layout version 8"):
+        deserialize(forge(state, layout=8))
+    with pytest.raises(ValueError, match="truncated"):
+        deserialize(data[:-1])
+    with pytest.raises(TypeError, match="bytes"):
+        deserialize(state)
+
+
 def test_data_of_another_game_is_refused():
     data = serialize(mid_game())
     other_game_id = corrupt(data, 6, struct.pack("<H", GAME.game_id + 1))
-    deserialize(other_game_id)  # fine when no game is named
     with pytest.raises(ValueError, match="president"):
         deserialize(other_game_id, GAME)
+    with pytest.raises(ValueError):
+        deserialize(other_game_id)
 
 
 @pytest.mark.parametrize(
-    ("slot", "value"), [(HDR_NUM_PLAYERS, 9), (HDR_NUM_PLAYERS, 0), (HDR_GAME_ID, 2)]
+    ("slot", "value"),
+    [(HDR_NUM_PLAYERS, 9), (HDR_NUM_PLAYERS, 0), (HDR_GAME_ID, 2), (k.TOP_RANK, 10**9)],
 )
-def test_a_state_whose_header_contradicts_the_game_is_refused(slot, value):
-    """A loaded state goes straight to unchecked kernels: its header must be sound."""
+def test_a_forged_state_with_a_valid_checksum_is_still_validated(slot, value):
+    """A loaded state goes to unchecked kernels: the checksum is no defence, validation is."""
     state = mid_game()
     state[slot] = value
     with pytest.raises(ValueError):
-        deserialize(serialize(state), GAME)
+        deserialize(forge(state), GAME)
+    with pytest.raises(ValueError):
+        serialize(state)  # only sound states are ever written
 
 
 # ---- replay -------------------------------------------------------------------------------
@@ -150,15 +192,16 @@ def test_replay_with_other_options_differs():
     assert not np.array_equal(replay(GAME, 4, 5, actions, num_manches=3), state)
 
 
-def test_apply_actions_stops_before_an_illegal_action():
+def test_apply_actions_with_an_illegal_action_changes_nothing():
     state = GAME.new_state(4, 8)
     actions = play_randomly(state.copy(), 6)
-    expected = state.copy()
-    apply_actions(GAME, expected, actions[:4])
-    illegal = int(np.setdiff1d(np.arange(k.NUM_ACTIONS), legal_actions(expected))[0])
+    after_four = state.copy()
+    apply_actions(GAME, after_four, actions[:4])
+    illegal = int(np.setdiff1d(np.arange(k.NUM_ACTIONS), legal_actions(after_four))[0])
+    before = state.copy()
     with pytest.raises(ValueError, match="action #4"):
         apply_actions(GAME, state, actions[:4] + [illegal] + actions[5:])
-    np.testing.assert_array_equal(state, expected)
+    np.testing.assert_array_equal(state, before)
 
 
 @pytest.mark.parametrize("bad", [1.5, "0", None, True])

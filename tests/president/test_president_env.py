@@ -447,7 +447,6 @@ def test_unknown_options_are_refused():
         {"reward_scheme": None},
         {"reward_scheme": 1},
         {"max_steps": 0},
-        {"max_steps": 2.5},
         {"render_mode": "rgb_array"},
     ],
     ids=repr,
@@ -464,13 +463,21 @@ def test_bad_option_values_are_refused(options):
         {"reward_scheme": "elo"},
         {"num_manches": 61},
         {"max_steps": -3},
-        {"max_steps": 2.5},
     ],
     ids=repr,
 )
 def test_bad_option_values_are_refused_by_the_vector_env(options):
     with pytest.raises(ValueError):
         presages_env.make_vec("president", 2, num_players=4, **options)
+
+
+@pytest.mark.parametrize("max_steps", [2.5, True, "3", None])
+def test_a_step_cap_that_is_not_an_int_is_refused_by_both_envs(max_steps):
+    with pytest.raises(TypeError, match="max_steps"):
+        presages_env.make_vec("president", 2, num_players=4, max_steps=max_steps)
+    if max_steps is not None:  # the AEC env's "no cap" is None
+        with pytest.raises(TypeError, match="max_steps"):
+            presages_env.make("president", num_players=4, max_steps=max_steps)
 
 
 def test_unknown_game_and_bad_batch_sizes_are_refused():
@@ -489,7 +496,7 @@ def test_set_state_refuses_a_state_of_another_shape_or_player_count():
         env.set_state(np.zeros(5, dtype=np.int64))
     with pytest.raises(ValueError):
         env.set_state(GAME.new_state(3, 1))
-    with pytest.raises(ValueError):
+    with pytest.raises(TypeError, match="never cast"):
         env.set_state(env.get_state().astype(np.int32))
 
 

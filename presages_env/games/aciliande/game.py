@@ -21,6 +21,7 @@ from presages_env.core.game import Game
 from presages_env.core.header import HDR_CURRENT, HDR_NUM_PLAYERS, HDR_SEED, HDR_TERMINAL
 from presages_env.core.state_io import apply_actions
 from presages_env.games.aciliande import kernel as k
+from presages_env.games.aciliande import validate as v
 from presages_env.games.aciliande.cards import DEFAULT_GODDESSES, NUM_CARDS, card_name
 
 MAX_LIVES = 99
@@ -94,6 +95,7 @@ class AciliandeGame(Game):
     obs_dtype = np.int16
     Options = AciliandeOptions
     kernel = k
+    validator = v
 
     def obs_high(self, num_players: int) -> np.ndarray:
         high = np.ones(k.OBS_SIZE, dtype=np.int64)

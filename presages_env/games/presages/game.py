@@ -17,6 +17,7 @@ from presages_env.core.game import Game
 from presages_env.core.header import HDR_CURRENT, HDR_NUM_PLAYERS, HDR_SEED, HDR_TERMINAL
 from presages_env.core.state_io import apply_actions
 from presages_env.games.presages import kernel as k
+from presages_env.games.presages import validate as v
 from presages_env.games.presages.cards import (
     ANSI_COLOURS,
     COLOUR_LETTERS,
@@ -148,6 +149,7 @@ class PresagesGame(Game):
     obs_dtype = np.int8
     Options = PresagesOptions
     kernel = k
+    validator = v
 
     def validate_options(self, num_players: int, options: PresagesOptions) -> None:
         for name in _FLAG_SLOTS:

@@ -11,6 +11,7 @@ import numpy as np
 from presages_env.core.game import Game
 from presages_env.core.header import HDR_CURRENT, HDR_NUM_PLAYERS, HDR_SEED, HDR_TERMINAL
 from presages_env.games.president import kernel as k
+from presages_env.games.president import validate as v
 from presages_env.games.president.cards import NUM_RANKS, RANK_NAMES, SET_NAMES, SUITS
 
 REWARD_SCHEMES = {"places": k.REWARD_PLACES, "match": k.REWARD_MATCH, "points": k.REWARD_POINTS}
@@ -40,6 +41,7 @@ class PresidentGame(Game):
     default_players = 4
     Options = PresidentOptions
     kernel = k
+    validator = v
 
     def obs_high(self, num_players: int) -> np.ndarray:
         high = np.ones(k.OBS_SIZE, dtype=np.int64)
