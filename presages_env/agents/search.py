@@ -339,8 +339,10 @@ class ISMCTSAgent(Agent):
     def _checked(self, row: int, state: np.ndarray) -> np.ndarray:
         try:
             state = self.game.checked_state(state)
-        except (TypeError, ValueError) as err:
-            raise type(err)(f"states[{row}]: {err}") from None
+        except TypeError as err:
+            raise TypeError(f"states[{row}]: {err}") from None
+        except ValueError as err:
+            raise ValueError(f"states[{row}]: {err}") from None
         if state[HDR_TERMINAL]:
             raise ValueError(f"states[{row}]: cannot act in a finished game")
         return state

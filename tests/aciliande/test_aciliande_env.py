@@ -1,22 +1,11 @@
 """Aciliande through the PettingZoo AEC env, the vector env and ``make``."""
 
 import numpy as np
-import pytest
-from pettingzoo.test import api_test, seed_test
+from pettingzoo.test import api_test
 
 import presages_env
 from presages_env.games.aciliande import env as aciliande_env
 from presages_env.games.aciliande.game import TAKE, AciliandeGame, card_action, setup_position
-
-
-@pytest.mark.parametrize("num_players", range(2, 8))
-def test_pettingzoo_api(num_players):
-    api_test(presages_env.make("aciliande", num_players=num_players), num_cycles=200)
-
-
-@pytest.mark.parametrize("num_players", range(2, 8))
-def test_pettingzoo_seed(num_players):
-    seed_test(lambda: presages_env.make("aciliande", num_players=num_players), num_cycles=200)
 
 
 def test_team_variant_through_make():

@@ -2,11 +2,9 @@
 
 from __future__ import annotations
 
-import functools
-
 import numpy as np
 import pytest
-from pettingzoo.test import api_test, seed_test
+from pettingzoo.test import api_test
 
 import presages_env
 from presages_env.core.header import HDR_TERMINAL
@@ -25,16 +23,6 @@ from presages_env.games.presages.game import (
 
 PLAYER_COUNTS = (4, 5, 6)
 TEAMS_4P = [0, 1, 0, 1]
-
-
-@pytest.mark.parametrize("n", PLAYER_COUNTS)
-def test_pettingzoo_api_test(n):
-    api_test(presages_env.make("presages", num_players=n), num_cycles=300)
-
-
-@pytest.mark.parametrize("n", PLAYER_COUNTS)
-def test_pettingzoo_seed_test(n):
-    seed_test(functools.partial(presages_env.make, "presages", num_players=n), 300)
 
 
 def test_api_test_with_options_and_a_step_cap():

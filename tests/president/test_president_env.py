@@ -3,18 +3,15 @@ bad input, configuration errors, rendering and registration."""
 
 from __future__ import annotations
 
-import functools
 import itertools
 import re
 
 import numpy as np
-import pettingzoo
 import pytest
-from pettingzoo.test import api_test, seed_test
+from pettingzoo.test import api_test
 
 import presages_env
 from presages_env.core.header import HDR_CURRENT, HDR_STEP
-from presages_env.core.rng import derive_seed
 from presages_env.core.state_io import apply_actions
 from presages_env.games.president import kernel as k
 from presages_env.games.president.game import PresidentGame, action_for, setup_position
@@ -96,28 +93,9 @@ def assert_names_legal_actions(message: str, mask: np.ndarray) -> None:
 
 
 # ---- PettingZoo conformance ---------------------------------------------------------------
-@pytest.mark.parametrize("num_players", PLAYER_COUNTS)
-def test_pettingzoo_api_test(num_players):
-    api_test(presages_env.make("president", num_players=num_players), num_cycles=300)
-
-
-@pytest.mark.parametrize("num_players", PLAYER_COUNTS)
-def test_pettingzoo_seed_test(num_players):
-    seed_test(functools.partial(presages_env.make, "president", num_players=num_players), 300)
-
-
 def test_pettingzoo_api_test_multi_manche_with_step_cap():
     env = presages_env.make("president", num_players=5, num_manches=3, max_steps=150)
     api_test(env, num_cycles=300)
-
-
-def test_registered_in_the_pettingzoo_registry():
-    presages_env.register_envs()
-    presages_env.register_envs()  # registering twice is harmless
-    env = pettingzoo.make("aec", "presages_env/president-v0", num_players=4)
-    env.reset(seed=0)
-    assert env.possible_agents == [agent(p) for p in range(4)]
-    assert env.action_space("player_0").n == k.NUM_ACTIONS
 
 
 # ---- determinism --------------------------------------------------------------------------
@@ -146,32 +124,6 @@ def test_later_resets_follow_the_first_seed():
     np.testing.assert_array_equal(a[0], b[0])
     np.testing.assert_array_equal(a[1], b[1])
     assert not np.array_equal(a[0], a[1])
-
-
-@pytest.mark.parametrize("num_players", PLAYER_COUNTS)
-def test_aec_env_and_vector_env_agree_step_by_step(num_players):
-    seed, game = 99, 2
-    vec = presages_env.make_vec("president", 4, num_players=num_players, seed=seed, num_manches=2)
-    dealt = GAME.new_state(num_players, derive_seed(seed, game), num_manches=2)
-    np.testing.assert_array_equal(vec.states[game], dealt)
-    env = presages_env.make("president", num_players=num_players, num_manches=2)
-    env.reset(options={"state": dealt})
-    rng_states = np.arange(4, dtype=np.int64)
-    for _ in range(2 * (52 * num_players + 1)):
-        assert env.agent_selection == agent(vec.current[game])
-        seen = env.observe(env.agent_selection)
-        np.testing.assert_array_equal(seen["observation"], vec.obs[game])
-        np.testing.assert_array_equal(seen["action_mask"], vec.masks[game])
-        actions = vec.random_actions(rng_states)
-        env.step(actions[game])
-        vec.step(actions)
-        rewards = [env.rewards[a] for a in env.possible_agents]
-        np.testing.assert_array_equal(rewards, vec.rewards[game])
-        if vec.done[game]:
-            assert all(env.terminations.values())
-            return
-        np.testing.assert_array_equal(env.get_state(), vec.states[game])
-    pytest.fail("the game did not end")
 
 
 # ---- no leak ------------------------------------------------------------------------------
