@@ -29,7 +29,7 @@ def main() -> None:
     p.add_argument("--search-games", type=int, default=200, help="games for search")
     p.add_argument("--simulations", type=int, default=200, help="search, per move")
     p.add_argument("--rollouts", default="random", choices=["random", "heuristic"])
-    p.add_argument("--ppo", default=None, help="model.zip or policy .pt (default: the shipped one)")
+    p.add_argument("--ppo", default=None, help="policy .pt checkpoint (default: the shipped one)")
     p.add_argument("--seed", type=int, default=0)
     args = p.parse_args()
     shipped = Path(presages_env.__file__).parent / "checkpoints" / f"{args.game}.pt"

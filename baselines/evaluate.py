@@ -1,6 +1,6 @@
 """Round-robin evaluation of agents on one game of presages_env.
 
-    python baselines/evaluate.py --game president --agents random heuristic ppo:runs/ppo/model.zip
+    python baselines/evaluate.py --game president --agents random heuristic ppo:runs/ppo/policy.pt
 
 Every ordered pair of agents plays --games games: the first agent plays one side (a seat,
 or a whole team), the second all the others, the sides rotating from game to game, on the
@@ -8,7 +8,7 @@ same fixed-seed deals for every pair. Prints and writes under --out: results.md 
 and mean rewards with 95% intervals, openskill ratings and, for team games, the cross-play
 matrix of partners against --opponent) and winrates.png (plus crossplay.png for team games).
 Agents: random (random:SEED for another seed), heuristic, search (ISMCTS, --simulations per
-move), ppo:PATH (a model.zip).
+move), ppo:PATH (a policy.pt checkpoint).
 """
 
 from __future__ import annotations
@@ -66,7 +66,10 @@ def make_agent(spec: str, args: argparse.Namespace) -> tuple[str, Agent]:
             from presages_env.agents.ppo import PPOAgent
         except ImportError as error:
             raise SystemExit(f"PPO agents need the train extra (torch, sb3): {error}") from error
-        return f"ppo:{Path(path).stem}", PPOAgent.load(path)
+        try:
+            return f"ppo:{Path(path).stem}", PPOAgent.load(path)
+        except (OSError, ValueError, TypeError) as error:
+            raise SystemExit(f"cannot load the PPO checkpoint {path}: {error}") from error
     raise SystemExit(f"unknown agent {spec!r}; use random[:SEED], heuristic, search or ppo:PATH")
 
 

@@ -4,7 +4,8 @@
 
 The learner plays a random seat (or, with --team-play, every seat of its team) against an
 opponent pool: the baseline agents plus frozen snapshots of itself. Writes under --out:
-config.json, model.zip (the policy), logs/ (CSV + TensorBoard), learning_curve.csv/.png.
+config.json, policy.pt (the policy, for PPOAgent.load and evaluate.py), model.zip (the
+MaskablePPO model, to resume training), logs/ (CSV + TensorBoard), learning_curve.csv/.png.
 """
 
 from __future__ import annotations
@@ -99,7 +100,7 @@ def main() -> None:
     for key, value in last.items():
         if key.startswith(("win_rate", "mean_reward")):
             print(f"  {key}: {value:.3f}")
-    print(f"model: {Path(config.out_dir) / 'model.zip'}")
+    print(f"policy: {Path(config.out_dir) / 'policy.pt'}")
 
 
 if __name__ == "__main__":

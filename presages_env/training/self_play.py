@@ -157,7 +157,9 @@ def warm_start(model, config: TrainConfig, features) -> None:
 
 
 def train(config: TrainConfig):
-    """Train, checkpoint and log under ``config.out_dir``; returns the MaskablePPO model."""
+    """Train, checkpoint and log under ``config.out_dir``: ``model.zip`` (MaskablePPO, with
+    the optimiser, to resume) and ``policy.pt`` (the policy alone, safe to load and share).
+    Returns the MaskablePPO model and the learning curve."""
     from sb3_contrib import MaskablePPO
     from stable_baselines3.common.logger import configure
 
@@ -200,6 +202,7 @@ def train(config: TrainConfig):
     model.learn(config.total_timesteps, callback=training.make_callback())
     training.evaluate(model)
     model.save(out / "model.zip")
+    learner_agent(model).save(out / "policy.pt")
     return model, training.curve
 
 
