@@ -54,7 +54,7 @@ def test_env_module_and_ansi_render():
 
 def test_vector_env_runs_and_games_end_zero_sum():
     vec = presages_env.make_vec("aciliande", 64, num_players=5, seed=1)
-    rng_states = np.arange(1, 65, dtype=np.uint64)
+    rng_states = np.arange(1, 65, dtype=np.int64)
     finished = 0
     totals = np.zeros((64, 5))
     for _ in range(3000):

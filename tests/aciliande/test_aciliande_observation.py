@@ -55,7 +55,10 @@ def swap_owner(state, card_a, card_b):
 
 
 def undealt(state):
-    return [c for c in range(22) if state[k.CARD_OWNER + c] < 0]
+    """Cards nobody holds that could have been dealt (a duel's Goddesses lie face up)."""
+    goddesses = set(state[k.OPT_GODDESSES : k.OPT_GODDESSES + k.NUM_GODDESSES].tolist())
+    duel = bool(state[k.DUEL])
+    return [c for c in range(22) if state[k.CARD_OWNER + c] < 0 and not (duel and c in goddesses)]
 
 
 @pytest.mark.parametrize("num_players", [3, 4, 7])

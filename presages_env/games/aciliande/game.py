@@ -480,7 +480,9 @@ def setup_position(
         face up (exactly two players in, hands of that size, no Goddess in them).
     seed: seeds the state's RNG (later deals and the leftover-coin draw).
 
-    Raises ``ValueError`` with what was wrong and what is allowed.
+    Raises ``ValueError`` with what was wrong and what is allowed; the state built is
+    validated last (:func:`~presages_env.core.validation.checked_state`), so a position the
+    rules cannot reach is refused with the first bad slot's name.
     """
     game = AciliandeGame()
     state = game.new_state(num_players, seed, **options)
@@ -536,4 +538,4 @@ def setup_position(
         state[k.BIDS : k.BIDS + n] = bid_values
         state[k.NODE] = k.NODE_PLAY
         state[HDR_CURRENT] = state[k.LEADER]
-    return state
+    return game.checked_state(state)  # a combination the checks above missed names its slot
