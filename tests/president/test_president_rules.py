@@ -78,7 +78,7 @@ def position_finishing_in(order: list[int], **options) -> np.ndarray:
     return setup_position(len(order), hands, leader=order[0], **options)
 
 
-def finish_in_order(state: np.ndarray, order: list[int]) -> np.ndarray:
+def finish_in_order(state: np.ndarray, order: list[int], play=play) -> np.ndarray:
     """Play a ``position_finishing_in(order)`` manche out; returns the summed rewards.
 
     The player whose turn it is goes out with their single card if they are next in
@@ -451,7 +451,14 @@ def test_match_reward_shares_a_tie():
     order = [0, 1, 2, 3]
     state = position_finishing_in(order, reward_scheme="match")
     state[k.SCORE + 1] = 1  # as if player 1 had come 2nd in an earlier manche
-    rewards = finish_in_order(state, order)
+
+    def unchecked_play(state: np.ndarray, action: int) -> np.ndarray:
+        """The raw kernel: validation refuses a score no earlier manche of this match gave."""
+        rewards = np.zeros(4, dtype=np.float32)
+        k.step(state, np.int64(action), rewards)
+        return rewards
+
+    rewards = finish_in_order(state, order, unchecked_play)
     assert [info["score"] for info in GAME.infos(state)] == [2, 2, 0, 0]
     np.testing.assert_allclose(rewards, [1 / 3, 1 / 3, -1 / 3, -1 / 3], atol=1e-6)
 

@@ -165,7 +165,8 @@ def setup_position(
 
     ``hands[p]`` lists player p's cards by rank name (``["3", "3", "K", "2"]``) or index.
     Cards of the 52 that are in no hand count as already played this manche. Seating is
-    player order; the match options are those of :class:`PresidentOptions`.
+    player order; the match options are those of :class:`PresidentOptions`. The position is
+    validated like any state from outside: a bad one raises ``ValueError`` naming the slot.
     """
     game = PresidentGame()
     state = game.new_state(num_players, seed, **options)
@@ -186,7 +187,7 @@ def setup_position(
     state[k.HAND : k.HAND + n * NUM_RANKS] = counts.ravel()
     state[k.GONE : k.GONE + NUM_RANKS] = SUITS - counts.sum(axis=0)
     state[HDR_CURRENT] = leader
-    return state
+    return game.checked_state(state)
 
 
 def hand_counts(state: np.ndarray, player: int) -> list[int]:
