@@ -17,9 +17,10 @@ class Agent:
 
     Subclasses implement :meth:`act_batch`; :meth:`act` is the single-pair convenience.
     An agent only sees what its seat observes, so it can sit in any seat of any batch.
-    Every subclass's ``act_batch`` is wrapped by :func:`check_batch` (so none can forget
-    it): arrays of the wrong shape or dtype, or a row with no legal action, are refused
-    before the agent's own code runs.
+    Every subclass's ``act_batch`` is wrapped (so none can forget it): arrays of the wrong
+    shape or dtype, or a row with no legal action, are refused before the agent's own code
+    runs (:meth:`check_batch`), and an action the mask does not allow is never returned (an
+    observation that contradicts its mask raises ``ValueError``).
     """
 
     name: str = "agent"
@@ -66,7 +67,17 @@ def _checked_act_batch(act_batch: Callable) -> Callable:
     @functools.wraps(act_batch)
     def checked(self: Agent, obs: np.ndarray, masks: np.ndarray) -> np.ndarray:
         self.check_batch(obs, masks)
-        return act_batch(self, obs, masks)
+        actions = act_batch(self, obs, masks)
+        rows = np.arange(masks.shape[0])
+        in_range = (actions >= 0) & (actions < masks.shape[1])
+        illegal = np.flatnonzero(~in_range | (masks[rows, np.where(in_range, actions, 0)] == 0))
+        if illegal.size:
+            row = int(illegal[0])
+            raise ValueError(
+                f"{self!r} found no legal action it could justify in row {row} (it chose "
+                f"{int(actions[row])}): that row's observation contradicts its mask"
+            )
+        return actions
 
     return checked
 

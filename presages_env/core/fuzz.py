@@ -10,8 +10,12 @@ places —, or several slots at once) and checks the outcome is one of:
   legal action at every decision and every seat observed at every step.
 
 Anything else (a kernel exception, no legal action, a game that does not end, a crash) is a
-failure. Run it under ``NUMBA_BOUNDSCHECK=1`` so that an out-of-bounds access raises instead
-of corrupting memory; the command line does that in a child process, so a crash is reported
+failure. The same is done for each game's heuristic kernel, which reads observation values
+as indices: random observations anywhere in the declared observation space, with random
+non-empty masks, must give legal actions (``--heuristics``).
+
+Run it under ``NUMBA_BOUNDSCHECK=1`` so that an out-of-bounds access raises instead of
+corrupting memory; the command line does that in a child process, so a crash is reported
 as a failure instead of killing the caller::
 
     python -m presages_env.core.fuzz --cases 10000            # every game
@@ -163,12 +167,42 @@ def fuzz(game: Game, cases: int, seed: int = 0, max_failures: int = 20) -> FuzzR
     return report
 
 
-def run_in_child(games: list[str], cases: int, seed: int) -> subprocess.CompletedProcess:
+def fuzz_heuristic(game: Game, cases: int, seed: int = 0) -> FuzzReport:
+    """Random in-space observations and masks through the game's heuristic agent."""
+    from presages_env.agents.heuristic import HeuristicAgent, observation_bounds
+
+    report = FuzzReport(f"{game.name} heuristic")
+    agent = HeuristicAgent(game.name)
+    low, high = observation_bounds(game)
+    rng = np.random.default_rng(seed)
+    n = game.max_players
+    batch = 8  # small batches, so one contradictory row does not hide the others
+    for start in range(0, cases, batch):
+        size = min(batch, cases - start)
+        obs = rng.integers(low, high + 1, size=(size, low.size)).astype(game.obs_dtype)
+        masks = (rng.random((size, game.num_actions(n))) < rng.random((size, 1))).astype(np.int8)
+        masks[np.arange(size), rng.integers(masks.shape[1], size=size)] = 1
+        report.cases += size
+        try:
+            agent.act_batch(obs, masks)  # never returns an illegal action: it raises
+            report.outcomes["acted"] += size
+        except ValueError:
+            report.outcomes["refused"] += size
+        except Exception as error:  # collected with its batch, like every fuzz failure
+            report.outcomes["failed"] += size
+            report.failures.append(f"batch at {start}: {type(error).__name__}: {error}")
+    return report
+
+
+def run_in_child(
+    games: list[str], cases: int, seed: int, heuristics: bool = False
+) -> subprocess.CompletedProcess:
     """Fuzz in a child process with numba's bounds checks on (its own compile cache)."""
     cache = os.path.join(tempfile.gettempdir(), "presages_env_boundscheck_cache")
     env = dict(os.environ, NUMBA_BOUNDSCHECK="1", NUMBA_CACHE_DIR=cache)
     command = [sys.executable, "-m", "presages_env.core.fuzz", "--in-process"]
     command += ["--games", *games, "--cases", str(cases), "--seed", str(seed)]
+    command += ["--heuristics"] if heuristics else []
     return subprocess.run(command, env=env, capture_output=True, text=True, check=False)
 
 
@@ -179,18 +213,20 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--games", nargs="+", default=list(GAME_CLASSES))
     parser.add_argument("--cases", type=int, default=10_000, help="per game")
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--heuristics", action="store_true", help="fuzz the heuristic agents")
     parser.add_argument("--in-process", action="store_true", help="no child process")
     args = parser.parse_args(argv)
     if not args.in_process:
-        result = run_in_child(args.games, args.cases, args.seed)
+        result = run_in_child(args.games, args.cases, args.seed, args.heuristics)
         print(result.stdout, end="")
         print(result.stderr, end="", file=sys.stderr)
         if result.returncode < 0:
             print(f"the fuzz process crashed (signal {-result.returncode})", file=sys.stderr)
         return 1 if result.returncode else 0
     failed = False
+    run = fuzz_heuristic if args.heuristics else fuzz
     for name in args.games:
-        report = fuzz(get_game(name), args.cases, args.seed)
+        report = run(get_game(name), args.cases, args.seed)
         print(report.line(), flush=True)
         for failure in report.failures:
             print("  " + failure, flush=True)

@@ -104,7 +104,7 @@ class VectorEnv:
         not done, same observation. An out-of-range or illegal action raises ``ValueError``
         (a non-integer array ``TypeError``); no game moves.
         """
-        actions = check_actions(actions, self.masks)
+        actions = check_actions(actions, self.num_envs)
         bad = self._step_all(
             self.states,
             actions,
@@ -117,8 +117,10 @@ class VectorEnv:
             self.max_steps,
         )
         if bad >= 0:
+            action = int(actions[bad])
+            why = "is not legal" if 0 <= action < self.num_actions else "is out of range"
             raise ValueError(
-                f"action {int(actions[bad])} is not legal in game {bad}; legal actions there: "
+                f"action {action} {why} in game {bad} (-1 skips a game); legal actions there: "
                 f"{legal_actions(self.masks[bad])} (no game was stepped)"
             )
         return self._result()

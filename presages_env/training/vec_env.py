@@ -142,10 +142,10 @@ class SelfPlayVecEnv(VecEnv):
 
     def step_async(self, actions: np.ndarray) -> None:
         """Check the learner's actions (one legal action per game) before anything moves."""
-        actions = check_actions(actions, self.vec.masks)
-        illegal = np.flatnonzero(
-            (actions < 0) | (self.vec.masks[np.arange(self.num_envs), actions] == 0)
-        )
+        actions = check_actions(actions, self.num_envs)
+        in_range = (actions >= 0) & (actions < self.vec.num_actions)
+        legal = self.vec.masks[np.arange(self.num_envs), np.where(in_range, actions, 0)] == 1
+        illegal = np.flatnonzero(~(in_range & legal))
         if illegal.size:
             i = int(illegal[0])
             raise ValueError(

@@ -332,3 +332,12 @@ def test_corrupted_states_are_refused_or_play_out_under_bounds_checks(name):
     result = fuzz.run_in_child([name], cases=300, seed=7)
     assert result.returncode == 0, result.stdout + result.stderr
     assert "0 failures" in result.stdout, result.stdout
+
+
+@every_game
+def test_the_heuristic_reads_any_observation_of_the_space_within_bounds(name):
+    """Observations come from users too: anywhere in the declared space, the heuristic
+    kernel must act legally or refuse, never index out of bounds."""
+    result = fuzz.run_in_child([name], cases=400, seed=7, heuristics=True)
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "0 failures" in result.stdout, result.stdout

@@ -37,22 +37,26 @@ def test_both_envs_accept_numpy_integer_step_caps(max_steps):
     assert presages_env.make_vec("president", 2, max_steps=max_steps).max_steps == 10
 
 
-def self_play_env(name: str = "president") -> SelfPlayVecEnv:
-    env = SelfPlayVecEnv(name, 4, [RandomAgent(seed=1)], seed=3)
+def self_play_env() -> SelfPlayVecEnv:
+    env = SelfPlayVecEnv("president", 4, [RandomAgent(seed=1)], seed=3)
+    env.seed(5)
     env.reset()
     return env
 
 
-def learner_counters(env: SelfPlayVecEnv) -> list[np.ndarray]:
-    return [
-        a.copy() for a in (env._episode_length, env._episode_return, env._carry, env.vec.states)
-    ]
+def first_moves(env: SelfPlayVecEnv, steps: int = 120) -> list:
+    """Obs, rewards, dones and episode infos of ``steps`` learner steps (first legal action)."""
+    out = []
+    for _ in range(steps):
+        obs, rewards, dones, infos = env.step(np.argmax(env.action_masks(), axis=1))
+        out.append((obs.copy(), rewards.copy(), dones.copy(), [i.get("episode") for i in infos]))
+    return out
 
 
 @pytest.mark.parametrize(
     "make_bad",
     [
-        lambda masks: np.where(masks == 0)[1][: masks.shape[0]].astype(np.int64),  # illegal
+        lambda masks: np.argmin(masks, axis=1).astype(np.int64),  # illegal where any is
         lambda masks: np.full(masks.shape[0], np.nan),
         lambda masks: np.argmax(masks, axis=1) + 0.4,  # a float that would be truncated
         lambda masks: np.full(masks.shape[0], -1),  # the learner must act in every game
@@ -61,15 +65,17 @@ def learner_counters(env: SelfPlayVecEnv) -> list[np.ndarray]:
     ids=["illegal", "nan", "float", "skip", "short"],
 )
 def test_self_play_env_refuses_bad_learner_actions_before_counting_anything(make_bad):
-    env = self_play_env()
-    before = learner_counters(env)
-    actions = make_bad(env.vec.masks)
+    """A refused step leaves no trace: episode lengths, returns and games go on as if it
+    had never been tried (checked against an env that never saw it)."""
+    env, untouched = self_play_env(), self_play_env()
     with pytest.raises((TypeError, ValueError)):
-        env.step_async(actions)
+        env.step_async(make_bad(env.action_masks()))
         env.step_wait()
-    for array, kept in zip(learner_counters(env), before, strict=True):
-        np.testing.assert_array_equal(array, kept)
-    env.step(np.argmax(env.vec.masks, axis=1))  # still usable
+    for a, b in zip(first_moves(env), first_moves(untouched), strict=True):
+        for x, y in zip(a[:3], b[:3], strict=True):
+            np.testing.assert_array_equal(x, y)
+        assert a[3] == b[3]
+    assert any(any(step[3]) for step in first_moves(self_play_env())), "no episode ended"
 
 
 @pytest.mark.parametrize("name", GAMES)
