@@ -4,8 +4,13 @@ VENV := .venv
 PY := $(VENV)/bin/python
 PIP := $(PY) -m pip install --quiet --constraint constraints.txt
 STAMP := $(VENV)/.installed
+# A second venv for the [rllib] extra: Ray pins gymnasium 1.2.2 (.venv has the newest), so the
+# integration tests run against both ends of the supported gymnasium range.
+RLLIB_VENV := .venv-rllib
+RLLIB_PY := $(RLLIB_VENV)/bin/python
+RLLIB_STAMP := $(RLLIB_VENV)/.installed
 
-.PHONY: run test lint format bench clean-cache
+.PHONY: run test test-rllib test-wheel lint format bench clean-cache
 
 $(PY):
 	$(PYTHON) -m venv $(VENV)
@@ -15,6 +20,12 @@ $(STAMP): pyproject.toml constraints.txt | $(PY)
 	$(PIP) -e ".[dev,train]"
 	touch $(STAMP)
 
+$(RLLIB_STAMP): pyproject.toml constraints.txt
+	$(PYTHON) -m venv $(RLLIB_VENV)
+	$(RLLIB_PY) -m pip install --quiet --upgrade pip
+	$(RLLIB_PY) -m pip install --quiet --constraint constraints.txt -e ".[dev,train,rllib]"
+	touch $(RLLIB_STAMP)
+
 run: $(STAMP)
 	$(PY) baselines/demo.py
 
@@ -22,6 +33,15 @@ test: $(STAMP)
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
 	$(PY) -m pytest -n 2 tests
+	$(MAKE) test-rllib test-wheel
+
+# Ray/RLlib and gymnasium 1.2.2: the integration tests again, in the [rllib] venv.
+test-rllib: $(RLLIB_STAMP)
+	$(RLLIB_PY) -m pytest -p no:xdist tests/integrations
+
+# The built wheel alone in a clean venv (no torch, no Ray): every game plays.
+test-wheel:
+	PYTHON=$(PYTHON) bash .ci/wheel_smoke.sh
 
 lint: $(STAMP)
 	$(VENV)/bin/ruff check --fix .

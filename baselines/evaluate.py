@@ -9,6 +9,10 @@ and mean rewards with 95% intervals, openskill ratings and, for team games, the 
 matrix of partners against --opponent) and winrates.png (plus crossplay.png for team games).
 Agents: random (random:SEED for another seed), heuristic, search (ISMCTS, --simulations per
 move), ppo:PATH (a policy.pt checkpoint).
+
+--ray fans the head-to-head games out to Ray workers in chunks of --chunk-games (a local Ray,
+or the cluster at --address); --chunk-games alone plays the same chunks here, with identical
+results. Cross-play stays local.
 """
 
 from __future__ import annotations
@@ -19,6 +23,8 @@ from pathlib import Path
 
 from presages_env.agents import Agent, HeuristicAgent, RandomAgent
 from presages_env.evaluation import (
+    RayExecutor,
+    chunked_round_robin,
     cross_play,
     cross_play_table,
     has_teams,
@@ -41,6 +47,9 @@ def parse_args() -> argparse.Namespace:
     p.add_argument("--opponent", default="heuristic", help="cross-play opponent (team games)")
     p.add_argument("--simulations", type=int, default=100, help="search agent, per move")
     p.add_argument("--num-envs", type=int, default=256, help="games played in parallel")
+    p.add_argument("--chunk-games", type=int, default=None, help="play in chunks of N games")
+    p.add_argument("--ray", action="store_true", help="play the chunks on Ray workers")
+    p.add_argument("--address", default=None, help="Ray cluster address (implies --ray)")
     p.add_argument("--out", default="runs/eval")
     return p.parse_args()
 
@@ -82,7 +91,14 @@ def main() -> None:
     out = Path(args.out)
     start = time.perf_counter()
 
-    results = round_robin(args.game, agents, args.games, progress=True, **setting)
+    if args.ray or args.address or args.chunk_games:
+        executor = RayExecutor(args.address) if args.ray or args.address else None
+        chunk = args.chunk_games or 500
+        results = chunked_round_robin(
+            args.game, agents, args.games, chunk_games=chunk, executor=executor, **setting
+        )
+    else:
+        results = round_robin(args.game, agents, args.games, progress=True, **setting)
     sections = [
         f"# Evaluation: {args.game}, {results[0].num_players} players",
         f"{args.games:,} games per ordered pair, seed {args.seed}. The agent plays one side "

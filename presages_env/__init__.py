@@ -43,9 +43,13 @@ def make_vec(
 
 
 def register_envs() -> None:
-    """Register every game in PettingZoo's AEC registry as ``presages_env/<name>-v0``."""
+    """Register every game as ``presages_env/<name>-v0`` in PettingZoo's AEC registry and,
+    as a single-agent view (:mod:`presages_env.training`), in Gymnasium's."""
     import pettingzoo
 
+    from presages_env.training.registration import register_gymnasium_envs
+
+    register_gymnasium_envs()
     for name in GAME_CLASSES:
         env_id = f"presages_env/{name}-v0"
         if env_id not in pettingzoo.aec_registry:

@@ -65,7 +65,8 @@ class HeuristicHints(RawFeatures):
             values = np.empty(masks.shape)
             self._values(obs, masks, actions, values)
             out[:, d + a :] = np.clip(values, -VALUE_CLIP, VALUE_CLIP)
-        out[np.arange(rows), d + actions] = 1.0
+        advised = np.flatnonzero(actions >= 0)  # none where no action is legal (a final obs)
+        out[advised, d + actions[advised]] = 1.0
         return out
 
 

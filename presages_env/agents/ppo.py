@@ -18,7 +18,11 @@ values, that the sizes fit the game, and that the tensors are exactly those of t
 the metadata describes (names, shapes, dtypes) before it builds anything from them.
 
 A ``MaskablePPO.save`` zip unpickles Python objects when loaded (it can run any code), so
-``load`` reads one only with ``trusted=True``.
+``load`` reads one only with ``trusted=True``. To hand a policy to Stable-Baselines3,
+export it the other way (any shipped checkpoint, in one line)::
+
+    PPOAgent.load(shipped_checkpoint("president")).to_sb3("president.zip")
+    model = MaskablePPO.load("president.zip")  # game and features in model.presages_env
 """
 
 from __future__ import annotations
@@ -27,11 +31,14 @@ import json
 from pathlib import Path
 from typing import Any
 
+import gymnasium
 import numpy as np
 
 from presages_env.agents.base import Agent
 from presages_env.agents.features import FEATURES, RawFeatures, make_features
 from presages_env.games import GAME_CLASSES, get_game
+
+SHIPPED = Path(__file__).resolve().parent.parent / "checkpoints"
 
 FORMAT = "presages_env.ppo_policy"
 VERSION = 1
@@ -111,6 +118,27 @@ class PPOAgent(Agent):
             str(path),
         )
 
+    def to_sb3(self, path: str | Path, game: str | None = None) -> Path:
+        """Write the policy as a ``MaskablePPO`` zip that ``MaskablePPO.load`` opens, to
+        evaluate or fine-tune it in SB3; ``model.presages_env`` names its game and features
+        (``PPOAgent.load(path, trusted=True)`` reads them back)."""
+        from sb3_contrib import MaskablePPO
+
+        metadata = policy_metadata(self.policy, self._game(game), self.features)
+        model = MaskablePPO(
+            "MlpPolicy",
+            _SpacesOnly(self.policy.observation_space, self.policy.action_space),
+            policy_kwargs={
+                "net_arch": metadata["net_arch"],
+                "activation_fn": self.policy.activation_fn,
+            },
+            device="cpu",
+        )
+        model.policy.load_state_dict(self.policy.state_dict())
+        model.presages_env = {"game": metadata["game"], "features": metadata["features"]}
+        model.save(str(path))
+        return Path(path)
+
     def _game(self, game: str | None) -> str:
         known = None if self.features is None else self.features.game
         if game is None and known is None:
@@ -125,6 +153,19 @@ class PPOAgent(Agent):
             x, deterministic=self.deterministic, action_masks=masks.astype(np.bool_)
         )
         return np.asarray(actions, dtype=np.int64)
+
+
+def shipped_checkpoint(game: str) -> Path:
+    """The checkpoint shipped for ``game`` (``presages_env/checkpoints/<game>.pt``)."""
+    get_game(game)  # an unknown name is refused with the list of games
+    return SHIPPED / f"{game}.pt"
+
+
+class _SpacesOnly(gymnasium.Env):
+    """Just the spaces a policy was built for: all SB3 needs to build a model around it."""
+
+    def __init__(self, observation_space, action_space) -> None:
+        self.observation_space, self.action_space = observation_space, action_space
 
 
 def frozen_copy(policy, name: str, features: RawFeatures | None = None) -> PPOAgent:
@@ -339,14 +380,19 @@ def _no_learning(progress_remaining: float) -> float:
 
 
 def _load_trusted_zip(path: Path):
-    """A ``MaskablePPO.save`` zip (unpickles: trusted files only) and its run's features."""
+    """A ``MaskablePPO.save`` zip (unpickles: trusted files only) and its features: those
+    :meth:`PPOAgent.to_sb3` recorded, else those of the run's ``config.json`` beside it."""
     from sb3_contrib import MaskablePPO
 
-    policy = MaskablePPO.load(str(path), device="cpu").policy
+    model = MaskablePPO.load(str(path), device="cpu")
+    policy = model.policy
     config = path.parent / "config.json"
-    if not config.exists():
+    if hasattr(model, "presages_env"):
+        run = model.presages_env
+    elif config.exists():
+        run = json.loads(config.read_text())
+    else:
         return policy, None
-    run = json.loads(config.read_text())
     game, name = run.get("game"), run.get("features", RawFeatures.name)
     _check_choice("game", game, GAME_CLASSES)
     return policy, make_features(name, game, policy.action_space.n)

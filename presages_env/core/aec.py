@@ -14,6 +14,12 @@ from presages_env.core.game import Game
 from presages_env.core.header import HDR_CURRENT, HDR_STEP, HDR_TERMINAL
 from presages_env.core.validation import check_int, check_seed, checked_state
 
+# What an illegal action does: "raise" refuses it (ValueError, nothing changes); "terminate"
+# ends the game with this reward for the offender and 0 for the others, like PettingZoo
+# classic's TerminateIllegalWrapper, so generic checkers that step random actions run.
+ILLEGAL_ACTION_MODES = ("raise", "terminate")
+ILLEGAL_ACTION_PENALTY = -1.0
+
 
 class CardGameEnv(AECEnv):
     """One game as a PettingZoo AEC environment.
@@ -21,6 +27,8 @@ class CardGameEnv(AECEnv):
     Agents are ``player_0`` ... ``player_{n-1}``; ``observe`` returns
     ``{"observation": obs, "action_mask": int8 mask}`` (the mask is all zeros for a seat
     that is not to act). ``max_steps`` truncates a game after that many decisions.
+    ``illegal_action`` is ``"raise"`` (default) or ``"terminate"`` (see
+    :data:`ILLEGAL_ACTION_MODES`; the offender's info then has ``"illegal_action": True``).
     Rewards are accumulated the PettingZoo way; ``infos`` carry the game's public facts.
     """
 
@@ -32,9 +40,14 @@ class CardGameEnv(AECEnv):
         num_players: int | None = None,
         render_mode: str | None = None,
         max_steps: int | None = None,
+        illegal_action: str = "raise",
         **options: Any,
     ) -> None:
         super().__init__()
+        if illegal_action not in ILLEGAL_ACTION_MODES:
+            raise ValueError(
+                f"illegal_action must be one of {ILLEGAL_ACTION_MODES}, got {illegal_action!r}"
+            )
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(
                 f"render_mode must be one of {self.metadata['render_modes']} or None, "
@@ -48,6 +61,8 @@ class CardGameEnv(AECEnv):
         self.game_options = game.make_options(n, **options)
         self.render_mode = render_mode
         self.max_steps = max_steps
+        self.illegal_action = illegal_action
+        self._ended_illegally = False
         self.metadata = dict(self.metadata, name=f"{game.name}_v0")
         self.possible_agents = [f"player_{i}" for i in range(n)]
         self._index = {agent: i for i, agent in enumerate(self.possible_agents)}
@@ -108,7 +123,13 @@ class CardGameEnv(AECEnv):
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
-        action = check_action(action, self._current_mask(), self._label)
+        try:
+            action = check_action(action, self._current_mask(), self._label)
+        except ValueError:
+            if self.illegal_action == "raise":
+                raise
+            self._end_for_illegal_action(agent)
+            return
         self.game.kernel.step(self._state, np.int64(action), self._step_rewards)
         self._after_transition(agent)
 
@@ -124,7 +145,11 @@ class CardGameEnv(AECEnv):
         if self._obs_step[i] != self._state[HDR_STEP]:
             self.game.kernel.observe(self._state, i, self._obs[i])
             self._obs_step[i] = self._state[HDR_STEP]
-        is_current = self._state[HDR_CURRENT] == i and not self._state[HDR_TERMINAL]
+        is_current = (
+            self._state[HDR_CURRENT] == i
+            and not self._state[HDR_TERMINAL]
+            and not self._ended_illegally
+        )
         return {
             "observation": self._obs[i].copy(),
             "action_mask": (self._current_mask() if is_current else self._no_mask).copy(),
@@ -182,6 +207,7 @@ class CardGameEnv(AECEnv):
         over = self.game.is_over(self._state)
         self.terminations = dict.fromkeys(self.agents, over)
         self.truncations = dict.fromkeys(self.agents, False)
+        self._ended_illegally = False
         self._obs_step[:] = -1
         self._mask_step = -1
         self._info_key = None  # a new episode rebuilds every per-agent dict, infos included
@@ -200,6 +226,19 @@ class CardGameEnv(AECEnv):
     def _select_next(self) -> None:
         current = int(self._state[HDR_CURRENT])
         self.agent_selection = self.possible_agents[current] if current >= 0 else self.agents[0]
+
+    def _end_for_illegal_action(self, agent: str) -> None:
+        """End the episode: the offender gets the penalty, nobody else a reward."""
+        self._ended_illegally = True
+        self._step_rewards[:] = 0.0
+        self._step_rewards[self._index[agent]] = ILLEGAL_ACTION_PENALTY
+        self._cumulative_rewards[agent] = 0.0
+        for i, a in enumerate(self.possible_agents):
+            self.rewards[a] = float(self._step_rewards[i])
+        self._accumulate_rewards()
+        self.terminations = dict.fromkeys(self.agents, True)
+        self.infos[agent] = dict(self.infos[agent], illegal_action=True)
+        self.agent_selection = self.agents[0]
 
     def _after_transition(self, agent: str) -> None:
         self._cumulative_rewards[agent] = 0.0

@@ -134,3 +134,26 @@ class VectorEnv:
         actions = np.empty(self.num_envs, dtype=np.int64)
         self._random_actions(self.masks, rng_states, actions)
         return actions
+
+    def reset_games(self, envs: np.ndarray, seeds: np.ndarray) -> VectorStep:
+        """Deal the games ``envs`` anew from ``seeds`` now, whatever their state: for a caller
+        that cuts games short at a point of its choosing (the others are untouched)."""
+        if not isinstance(envs, np.ndarray) or envs.dtype != np.int64 or envs.ndim != 1:
+            raise TypeError(f"envs must be a 1-d int64 array, got {getattr(envs, 'dtype', envs)}")
+        check_array(seeds, "seeds", envs.shape, np.int64)
+        if np.unique(envs).size != envs.size or (
+            envs.size and not (envs.min() >= 0 and envs.max() < self.num_envs)
+        ):
+            raise ValueError(f"envs must be distinct indices in [0, {self.num_envs}): {envs}")
+        if (seeds < 0).any():
+            raise ValueError(f"seeds must be in [0, 2**63 - 1], got {seeds}")
+        states, obs, masks = self.states[envs], self.obs[envs], self.masks[envs]
+        current = self.current[envs]
+        kernels = batched_kernels(self.game)
+        kernels.reset_all_serial(states, seeds, obs, masks, current)
+        self.states[envs], self.obs[envs], self.masks[envs] = states, obs, masks
+        self.current[envs] = current
+        self.rewards[envs] = 0
+        self.done[envs] = False
+        self.truncated[envs] = False
+        return self._result()

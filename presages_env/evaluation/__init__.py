@@ -1,7 +1,8 @@
 """Evaluation: tournaments with rotated seats, win rates with confidence intervals,
 openskill ratings and cross-play matrices (numpy only; openskill and matplotlib are imported
-when rating and plotting)."""
+when rating and plotting, Ray when a :class:`RayExecutor` fans chunks out)."""
 
+from presages_env.evaluation.distributed import LocalExecutor, RayExecutor, chunked_round_robin
 from presages_env.evaluation.report import (
     cross_play_table,
     plot_cross_play,
@@ -29,6 +30,9 @@ from presages_env.evaluation.tournament import (
 )
 
 __all__ = [
+    "LocalExecutor",
+    "RayExecutor",
+    "chunked_round_robin",
     "CrossPlayResult",
     "Estimate",
     "MatchResult",

@@ -342,9 +342,11 @@ def _play(
     plan: SeatingPlan,
     num_games: int,
     progress_label: str | None,
+    first_game: int = 0,
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Play ``num_games`` games seated by ``plan``; returns seat rewards, seat sides and the
-    focused sides. Game k starts in the first env free once games 0..k-1 have started.
+    focused sides. Game k starts in the first env free once games 0..k-1 have started; the
+    plan numbers it ``first_game + k`` (a chunk of a longer series continues its rotation).
     A progress bar is shown when ``progress_label`` is given."""
     b, p = vec.num_envs, vec.num_players
     seat_rewards = np.zeros((num_games, p))
@@ -356,7 +358,7 @@ def _play(
 
     def start(env: int, k: int) -> None:
         sides = _sides(vec, env)
-        focus_side[k], seat_agents[env] = plan(k, sides)
+        focus_side[k], seat_agents[env] = plan(first_game + k, sides)
         seat_sides[k] = sides
         game_of_env[env] = k
 

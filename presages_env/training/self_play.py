@@ -13,9 +13,9 @@ import json
 import time
 from pathlib import Path
 
-from presages_env.agents import Agent, HeuristicAgent, RandomAgent
 from presages_env.agents.ppo import PPOAgent, frozen_copy
 from presages_env.games import get_game
+from presages_env.training.opponents import baseline_agent
 
 
 @dataclasses.dataclass
@@ -47,14 +47,6 @@ class TrainConfig:
     seed: int = 0
     out_dir: str = "runs/ppo"
     game_options: dict = dataclasses.field(default_factory=dict)
-
-
-def baseline_agent(name: str, game: str, seed: int = 0) -> Agent:
-    if name == "random":
-        return RandomAgent(seed)
-    if name == "heuristic":
-        return HeuristicAgent(game)
-    raise ValueError(f"unknown baseline opponent {name!r}; use 'random' or 'heuristic'")
 
 
 class _Training:

@@ -1,9 +1,17 @@
-"""One game as a single-agent Gymnasium env (learner seat vs fixed opponents).
+"""One game as a single-agent Gymnasium env: the learner's seat (or team) against opponents.
 
-This is the conventional route (an AEC env wrapped for one agent, then SB3's
-``DummyVecEnv``); the library ships it for users who need a plain ``gymnasium.Env`` and
-as the reference the native :class:`~presages_env.training.vec_env.SelfPlayVecEnv` is
-measured against in ``benchmarks/training_throughput.py``.
+Registered as ``presages_env/<game>-v0`` (``gymnasium.make("presages_env/president-v0",
+opponents="heuristic")`` once :mod:`presages_env.training` is imported). It runs one
+PettingZoo AEC env, so it is the conventional route: for a plain ``gymnasium.Env``, env
+checkers and wrappers, and as the reference the batched views
+(:class:`~presages_env.training.vec_env.SelfPlayVecEnv`,
+:class:`~presages_env.training.gym_vector.LearnerVectorEnv`) are measured against.
+
+Observations are the learner's features as ``float32``; its legal actions are in
+``info["action_mask"]`` (``int8``) and ``action_masks()`` (``bool``, for sb3-contrib's
+``MaskablePPO``). With ``illegal_action="terminate"`` an illegal action ends the episode
+with a reward of -1 instead of raising, which generic checkers (Gymnasium's and SB3's
+``check_env`` step random actions) need.
 """
 
 from __future__ import annotations
@@ -15,60 +23,115 @@ import numpy as np
 from gymnasium import spaces
 
 import presages_env
-from presages_env.agents.base import Agent
+from presages_env.agents.features import make_features
+from presages_env.training.learner_batch import SEED_BOUND
+from presages_env.training.opponents import OpponentSpec, opponent_agents
 
 
 class SingleAgentEnv(gymnasium.Env):
-    """The learner plays a seat drawn at each reset; ``opponent`` plays the others."""
+    """The learner plays a seat drawn at each reset (every seat of its team with
+    ``team_play``); an opponent drawn from ``opponents`` plays the other seats.
 
-    metadata = {"render_modes": []}
+    ``opponents``: an Agent, ``"random"``, ``"heuristic"``, or a list of them. Opponents
+    given by name are rebuilt at every seeded reset, so a seed fixes the whole episode.
+    ``max_steps`` truncates a game after that many decisions (all seats'); the remaining
+    keyword arguments are the game's options.
+    """
 
-    def __init__(self, game: str, opponent: Agent, num_players: int | None = None, **options):
-        self.aec = presages_env.make(game, num_players=num_players, **options)
-        self.opponent = opponent
+    metadata = {"render_modes": ["ansi"], "render_fps": 2}
+
+    def __init__(
+        self,
+        game: str,
+        opponents: OpponentSpec = "random",
+        num_players: int | None = None,
+        team_play: bool = False,
+        features: str = "raw",
+        illegal_action: str = "raise",
+        max_steps: int | None = None,
+        render_mode: str | None = None,
+        **options: Any,
+    ) -> None:
+        self.aec = presages_env.make(
+            game,
+            num_players=num_players,
+            render_mode=render_mode,
+            max_steps=max_steps,
+            illegal_action=illegal_action,
+            **options,
+        )
+        self.render_mode = render_mode
+        self.team_play = bool(team_play)
+        self._opponent_spec = opponents
+        self.opponents = opponent_agents(opponents, self.aec.game.name, 0)
         n = self.aec.num_players
         game_obj = self.aec.game
-        self.observation_space = spaces.Box(
-            game_obj.obs_low(n).astype(np.float32),
-            game_obj.obs_high(n).astype(np.float32),
-            dtype=np.float32,
-        )
+        self.features = make_features(features, game_obj.name, game_obj.num_actions(n))
+        low, high = self.features.low_high(game_obj.obs_low(n), game_obj.obs_high(n))
+        self.observation_space = spaces.Box(low, high, dtype=np.float32)
         self.action_space = spaces.Discrete(game_obj.num_actions(n))
-        self._rng = np.random.default_rng()
         self.learner = "player_0"
+        self._team = {self.learner}
+        self._opponent = self.opponents[0]
 
     def reset(self, *, seed: int | None = None, options: dict | None = None):
         super().reset(seed=seed)
         if seed is not None:
-            self._rng = np.random.default_rng(seed)
-        self.aec.reset(seed=int(self._rng.integers(2**62)))
-        self.learner = self.aec.possible_agents[int(self._rng.integers(self.aec.num_players))]
-        reward = self._play_opponents()
-        self._pending = reward
-        return self._observation(), {}
+            self.opponents = opponent_agents(self._opponent_spec, self.aec.game.name, seed)
+        rng = self.np_random
+        self.aec.reset(seed=int(rng.integers(SEED_BOUND)), options=options)
+        agents = self.aec.possible_agents
+        seat = int(rng.integers(len(agents)))
+        teams = self.aec.game.teams(self.aec.get_state())
+        members = teams == teams[seat] if self.team_play else np.arange(len(agents)) == seat
+        self.learner = agents[seat]
+        self._team = {a for a, member in zip(agents, members, strict=True) if member}
+        self._opponent = self.opponents[int(rng.integers(len(self.opponents)))]
+        self._pending = self._play_opponents()
+        return self._observation(), self._info()
 
     def step(self, action: Any):
-        self.aec.step(int(action))
-        reward = self._pending + self._play_opponents()
+        if self._over():
+            raise ValueError("the episode is over; call reset()")
+        reward = self._pending + self._act(action) + self._play_opponents()
         self._pending = 0.0
-        terminated = self.aec.terminations.get(self.learner, True)
-        truncated = self.aec.truncations.get(self.learner, False)
-        return self._observation(), float(reward), terminated, truncated, {}
+        terminated = self.aec.terminations[self.learner]
+        truncated = self.aec.truncations[self.learner] and not terminated
+        return self._observation(), float(reward), terminated, truncated, self._info()
 
     def action_masks(self) -> np.ndarray:
-        return self.aec.observe(self.learner)["action_mask"].astype(np.bool_)
+        return self._mask().astype(np.bool_)
+
+    def render(self) -> str | None:
+        return self.aec.render()
+
+    def _mask(self) -> np.ndarray:
+        return self.aec.observe(self.aec.agent_selection)["action_mask"]
 
     def _observation(self) -> np.ndarray:
-        return self.aec.observe(self.learner)["observation"].astype(np.float32)
+        """The features of the team seat to act, or of the learner's seat once it is over."""
+        agent = self.aec.agent_selection if not self._over() else self.learner
+        obs = self.aec.observe(agent)
+        return self.features(obs["observation"][None], obs["action_mask"][None])[0]
+
+    def _info(self) -> dict[str, Any]:
+        info = dict(self.aec.infos.get(self.learner, {}))
+        info["action_mask"] = self._mask()
+        return info
+
+    def _over(self) -> bool:
+        return self.aec.terminations[self.learner] or self.aec.truncations[self.learner]
+
+    def _act(self, action: Any) -> float:
+        """Apply one action of the seat to act; the learner's reward for that transition."""
+        self.aec.step(action)
+        return float(self.aec.rewards[self.learner])
 
     def _play_opponents(self) -> float:
-        """Let opponents act until the learner is to act or the game is over."""
-        aec = self.aec
-        reward = aec._cumulative_rewards[self.learner]
-        while not (aec.terminations[self.learner] or aec.truncations[self.learner]):
-            if aec.agent_selection == self.learner:
-                break
+        """Opponents act until a team seat is to act or the game is over; returns the
+        learner's reward meanwhile."""
+        aec, reward = self.aec, 0.0
+        while not self._over() and aec.agent_selection not in self._team:
             obs = aec.observe(aec.agent_selection)
-            aec.step(self.opponent.act(obs["observation"], obs["action_mask"]))
-            reward = aec._cumulative_rewards[self.learner]
-        return float(reward)
+            reward += self._act(self._opponent.act(obs["observation"], obs["action_mask"]))
+        return reward

@@ -17,7 +17,7 @@ def random_policy_episodes(env: SelfPlayVecEnv, steps: int):
     returns, lengths = [], []
     for _ in range(steps):
         masks = np.stack(env.env_method("action_masks")).astype(np.int8)
-        env.step_async(agent.act_batch(None, masks))
+        env.step_async(agent.act_batch(masks, masks))
         _obs, _rewards, _done, infos = env.step_wait()
         for info in infos:
             if "episode" in info:
@@ -34,7 +34,7 @@ def test_learner_always_faces_its_own_decision_with_a_legal_mask():
         assert env.is_learner[np.arange(16), env.vec.current].all()
         masks = env.action_masks()
         assert masks.any(axis=1).all()
-        env.step_async(RandomAgent(2).act_batch(None, masks.astype(np.int8)))
+        env.step_async(RandomAgent(2).act_batch(masks.astype(np.int8), masks.astype(np.int8)))
         env.step_wait()
 
 

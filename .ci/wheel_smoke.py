@@ -1,0 +1,47 @@
+"""Smoke test of the built wheel, run from a clean venv holding only the wheel and its
+declared dependencies: a package-data file left out of the wheel, or a dependency used but
+not declared (torch, Ray, SB3 must stay optional), fails here rather than for a user."""
+
+import importlib.util
+import sys
+from pathlib import Path
+
+import numpy as np
+
+import presages_env
+
+OPTIONAL = ("torch", "ray", "stable_baselines3", "sb3_contrib")
+
+
+def main() -> None:
+    source = Path(presages_env.__file__).resolve()
+    assert "site-packages" in source.parts, f"not the installed wheel: {source}"
+    for name in OPTIONAL:
+        assert importlib.util.find_spec(name) is None, f"{name} should not be installed here"
+    for game in presages_env.list_games():
+        env = presages_env.make(game, render_mode="ansi")
+        env.reset(seed=0)
+        for _agent in env.agent_iter():
+            obs, _reward, terminated, truncated, _info = env.last()
+            env.step(None if terminated or truncated else int(np.argmax(obs["action_mask"])))
+        assert env.render()
+        vec = presages_env.make_vec(game, 64, seed=0)
+        rng = np.arange(64, dtype=np.int64)
+        for _ in range(50):
+            out = vec.step(vec.random_actions(rng))
+        assert out.masks.any(axis=1).all()
+        checkpoint = source.parent / "checkpoints" / f"{game}.pt"
+        assert checkpoint.stat().st_size > 100_000, f"{checkpoint} missing from the wheel"
+        print(f"{game}: AEC game played, vector env stepped, checkpoint shipped")
+    import gymnasium
+
+    importlib.import_module("presages_env.training")  # registers the Gymnasium views
+    env = gymnasium.make("presages_env/president-v0", opponents="heuristic")
+    env.reset(seed=0)
+    leaked = [name for name in OPTIONAL if name in sys.modules]
+    assert not leaked, f"importing presages_env pulled in {leaked}"
+    print("wheel smoke test: 1 passed, 0 failed")
+
+
+if __name__ == "__main__":
+    main()
