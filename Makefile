@@ -37,7 +37,7 @@ test: $(STAMP)
 
 # Ray/RLlib and gymnasium 1.2.2: the integration tests again, in the [rllib] venv.
 test-rllib: $(RLLIB_STAMP)
-	$(RLLIB_PY) -m pytest -p no:xdist tests/integrations
+	PRESAGES_REQUIRE_RAY=1 $(RLLIB_PY) -m pytest -p no:xdist tests/integrations
 
 # The built wheel alone in a clean venv (no torch, no Ray): every game plays.
 test-wheel:

@@ -3,12 +3,12 @@
 import os
 
 import numpy as np
-import pytest
+from ray_or_skip import import_ray
 
 from presages_env.agents import HeuristicAgent, RandomAgent
 from presages_env.evaluation import chunked_round_robin
 
-ray = pytest.importorskip("ray")
+ray = import_ray()
 
 
 def agents():

@@ -4,8 +4,9 @@ import os
 
 import numpy as np
 import pytest
+from ray_or_skip import import_ray
 
-ray = pytest.importorskip("ray")
+ray = import_ray()
 
 from ray.rllib.utils.pre_checks.env import check_multiagent_environments  # noqa: E402
 
