@@ -10,6 +10,7 @@ import pytest
 
 from presages_env.agents import search
 from presages_env.agents.search import ISMCTSAgent
+from presages_env.core.fuzz import play_out
 from presages_env.core.header import HDR_CURRENT, HDR_GAME_ID, HDR_NUM_PLAYERS, HDR_TERMINAL
 from presages_env.games import get_game
 from presages_env.games.president import kernel as pk
@@ -240,12 +241,13 @@ def test_search_agent_rejects_bad_arguments(monkeypatch: pytest.MonkeyPatch) -> 
     with pytest.raises(ValueError, match="rollouts"):
         ISMCTSAgent("president", rollouts="greedy")
     finished = setup_position(3, [["2"], ["5"], ["6"]], leader=0)
-    finished[HDR_TERMINAL] = 1
+    play_out(get_game("president"), finished, np.random.default_rng(0))
+    assert finished[HDR_TERMINAL]
     with pytest.raises(ValueError, match="finished"):
         ISMCTSAgent("president").act_states(finished[None, :])
     other_game = finished.copy()
     other_game[HDR_TERMINAL], other_game[HDR_GAME_ID] = 0, 99
-    with pytest.raises(ValueError, match="president state"):
+    with pytest.raises(ValueError, match="HDR_GAME_ID = 99"):
         ISMCTSAgent("president").act_states(other_game[None, :])
     monkeypatch.setattr(search, "_compiled_searches", {})
     monkeypatch.delattr(pk, "sample_world")

@@ -25,8 +25,9 @@ NUM_CARDS = 35
 
 
 def observation(state, seat):
+    """The raw kernel: seat -1 is the public view, and some tests edit slots by hand."""
     obs = np.zeros(GAME.obs_size(int(state[HDR_NUM_PLAYERS])), dtype=GAME.obs_dtype)
-    GAME.observe(state, seat, obs)
+    k.observe(state, np.int64(seat), obs)
     return obs
 
 

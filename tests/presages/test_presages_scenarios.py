@@ -66,7 +66,7 @@ GAME = PresagesGame()
 # ---- reading the mask --------------------------------------------------------------------
 def legal_actions(state: np.ndarray) -> set[int]:
     mask = np.zeros(NUM_ACTIONS, np.int8)
-    PresagesGame.legal_mask(state, mask)
+    GAME.legal_mask(state, mask)  # the checked kernel: every scenario state is a valid one
     return {int(a) for a in np.flatnonzero(mask)}
 
 
@@ -87,7 +87,7 @@ def legal_seats(state: np.ndarray) -> set[int]:
 def observation(state: np.ndarray, seat: int) -> np.ndarray:
     num_players = len(hand_sizes(state))
     obs = np.zeros(GAME.obs_size(num_players), dtype=GAME.obs_dtype)
-    PresagesGame.observe(state, seat, obs)
+    GAME.observe(state, seat, obs)
     return obs
 
 

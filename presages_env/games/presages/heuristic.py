@@ -241,7 +241,9 @@ def _choice_node(card):
 
 @nb.njit(cache=True)
 def _option_value(obs, table, hands, node, action, pool, scratch):
-    """Value of ``action`` at a ⚡ choice ``node`` with ``table`` (the ⚡ card in my seat)."""
+    """Value of ``action`` at a ⚡ choice ``node`` with ``table`` (the ⚡ card in my seat);
+    -inf for an action the node never offers: only a mask that does not match the
+    observation holds one, and its seat or card would index out of bounds."""
     me = _me(obs)
     direction = obs[k.OBS_LAW_DIR]
     table = table.copy()
@@ -249,11 +251,17 @@ def _option_value(obs, table, hands, node, action, pool, scratch):
         direction = k.DIR_BELOW if action == k.LAW_BELOW else k.DIR_ABOVE
     elif node == k.NODE_DREAM_DEST:
         seat = action - k.SEAT_ACTION_BASE
+        if not 0 <= seat < table.size:  # a card or Law action: no seat to send Dream to
+            return -np.inf
         if seat != me:  # Dream goes there and that seat's reply (unseen) comes in front of me
             table[seat], table[me] = DREAM, 0
     else:
         card = action - k.CARD_ACTION_BASE + 1
         victim = _seat_of(table, card)
+        # only a card in play can be picked; a seat action's "card" (36 and up) would index
+        # COLOURS past its end once Jealousy put it on the table
+        if victim < 0:
+            return -np.inf
         if card == LAW:
             direction = k.DIR_NONE
         if node == k.NODE_JEALOUSY_PICK:
