@@ -173,6 +173,51 @@ class PresagesGame(Game):
         flags = {name: bool(state[slot]) for name, slot in _FLAG_SLOTS.items()}
         return PresagesOptions(**flags, round_reward=int(state[k.OPT_ROUND_REWARD_MILLI]) / 1000)
 
+    def obs_high(self, num_players: int) -> np.ndarray:
+        """Highest value of each entry over every state ``validate_state`` accepts (all that
+        play or ``setup_position`` reach): what agents accept, since the heuristic reads
+        entries as indices. Seat+1 entries stop at the player count; unused seats, teams and
+        pairs are 0."""
+        n = num_players
+        teams = len(v.TEAM_SIZES[n])
+        high = np.zeros(k.OBS_SIZE, dtype=np.int64)
+        high[k.OBS_ME : k.OBS_EFFECT + 1] = n  # seat+1 (or the count) unless set below
+        high[k.OBS_ROUND] = v.MAX_ROUND
+        high[k.OBS_BOUT] = v.MAX_BOUT
+        high[k.OBS_NODE] = k.NODE_GAME_OVER
+        high[k.OBS_LAW_DIR] = k.DIR_ABOVE
+        high[[k.OBS_BLOCKED, k.OBS_TAKEN, k.OBS_ABS_MY_GIVEN, k.OBS_EFFECT]] = NUM_CARDS
+        high[k.OBS_SECRET_MODE] = k.MODE_ASK
+        high[k.OBS_WINNING_TEAM] = teams
+        high[k.OBS_HAND_COUNTS : k.OBS_HAND_COUNTS + n] = NUM_CARDS
+        high[k.OBS_TEAMS : k.OBS_TEAMS + n] = teams
+        high[k.OBS_START_ABSOLU : k.OBS_START_ABSOLU + n] = k.LAST_ABSOLUTE
+        high[k.OBS_FRONT : k.OBS_FRONT + n] = NUM_CARDS
+        high[k.OBS_ROUNDS_WON : k.OBS_ROUNDS_WON + teams] = 2  # 2 ends the game
+        # events between two seats this round: up to LOG_CAP a bout, observed clipped to int8
+        most_pairs = min(k.LOG_CAP * v.MAX_BOUT, np.iinfo(self.obs_dtype).max)
+        pairs = [a * k.MAX_SEATS + b for a in range(n) for b in range(n) if a != b]
+        high[np.add.outer([k.OBS_ABS_PAIRS, k.OBS_SECRET_PAIRS], pairs)] = most_pairs
+        plane_high = np.full(k.NUM_PLANES, n)  # seat+1 but where set below
+        plane_high[k.PLANE_MY_HAND] = 1
+        plane_high[k.PLANE_ZONE] = k.ZONE_BOX
+        plane_high[k.PLANE_DISC_ORDER] = NUM_CARDS
+        plane_high[[k.PLANE_DISC_BOUT, k.PLANE_LAST_HAND_BOUT]] = v.MAX_BOUT
+        plane_high[k.PLANE_DISC_KIND] = k.KIND_LUCK
+        high[k.OBS_PLANES : k.OBS_LOG] = np.repeat(plane_high, NUM_CARDS)
+        # events (kind, a, b, card): a and b are seat+1 (b is Law's direction, at most 2)
+        high[k.OBS_LOG :] = np.tile([k.EV_LUCK, n, n, NUM_CARDS], 2 * k.LOG_CAP)
+        return high
+
+    def obs_low(self, num_players: int) -> np.ndarray:
+        """Lowest value of each entry (see :meth:`obs_high`): 0 but for the player count, the
+        round and bout numbers, the bout starter + 1 and the seated players' teams + 1."""
+        low = np.zeros(k.OBS_SIZE, dtype=np.int64)
+        low[k.OBS_NUM_PLAYERS] = num_players
+        low[[k.OBS_ROUND, k.OBS_BOUT, k.OBS_BOUT_STARTER]] = 1
+        low[k.OBS_TEAMS : k.OBS_TEAMS + num_players] = 1
+        return low
+
     # ---- reading a state ---------------------------------------------------------------
     def teams(self, state: np.ndarray) -> np.ndarray:
         """Team of each seat, as dealt (teams come from the face-up Absolus of round 1)."""
@@ -393,7 +438,8 @@ def setup_position(
     from them as in round-1 setup (then those Absolus count as dealt face up). ``rounds_won``
     gives each team's laurels (0 or 1). ``set_aside`` are the cards out of this round; the
     default is every card in no hand. Cards in no hand and not set aside are in the box (out
-    of the game). The state's RNG, used for later deals, is seeded from ``seed``.
+    of the game). The state's RNG, used for later deals, is seeded from ``seed``. The position
+    built is validated like any state from outside (``checked_state``).
     """
     game = PresagesGame()
     n = game.check_num_players(num_players)
@@ -408,7 +454,7 @@ def setup_position(
             f"every hand holds at least 2 cards at the start of a bout; seats {short} do not"
         )
     starter = _check_int(starter, "starter", 0, n - 1)
-    round_number = _check_int(round_number, "round_number", 1, 100)
+    round_number = _check_int(round_number, "round_number", 1, v.MAX_SETUP_ROUND)
     if set_aside is None:
         aside = [c for c in range(1, NUM_CARDS + 1) if c not in seen]
     else:
@@ -452,7 +498,7 @@ def setup_position(
     state[k.ROUNDS_WON : k.ROUNDS_WON + num_teams] = laurels
     state[k.ROUND] = round_number
     k.start_position(state, np.int64(seed), np.int64(starter))
-    return state
+    return game.checked_state(state)  # refuses what the checks above let through, by slot
 
 
 # =========================================================================================
