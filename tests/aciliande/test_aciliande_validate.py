@@ -584,7 +584,7 @@ def fuzz(cases: int, seed: int, observe_all: bool = False) -> dict[str, int]:
                 k.sample_world(state, state[HDR_CURRENT], case, world)
                 checked_state(GAME, world)
             counts[play_out(state, rng, observe_all, heuristic=case % 2 == 1)] += 1
-        except Exception as error:
+        except Exception as error:  # any failure after acceptance, re-raised with its case
             raise AssertionError(f"case {case} ({what}) was accepted, then: {error!r}") from error
     return counts
 
