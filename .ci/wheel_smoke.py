@@ -40,7 +40,7 @@ def main() -> None:
     env.reset(seed=0)
     leaked = [name for name in OPTIONAL if name in sys.modules]
     assert not leaked, f"importing presages_env pulled in {leaked}"
-    print("wheel smoke test: 1 passed, 0 failed")
+    print("wheel_smoke: 1 passed, 0 failed")
 
 
 if __name__ == "__main__":
