@@ -3,6 +3,7 @@
 import numpy as np
 import pytest
 
+from presages_env.core.header import HEADER_SIZE
 from presages_env.games.aciliande.game import (
     AciliandeGame,
     bid_action,
@@ -59,7 +60,7 @@ def test_illegal_actions_raise_and_leave_the_state_unchanged():
     assert np.array_equal(state, before)
     with pytest.raises(ValueError, match="action #1"):
         play(state, bid_action(1), bid_action(5))
-    assert state[8:].tolist() != before[8:].tolist()  # the first, legal, bid was applied
+    assert state[HEADER_SIZE:].tolist() != before[HEADER_SIZE:].tolist()  # the legal bid applied
 
 
 def test_no_action_after_the_end_of_the_game():

@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 import presages_env
-from presages_env.core.header import HDR_CURRENT, HDR_RNG, HDR_SEED, HDR_STEP, HDR_TERMINAL
+from presages_env.core.header import HDR_CURRENT, HDR_TERMINAL, HEADER_SIZE, seed_of, step_of
 from presages_env.core.rng import derive_seed, rng_below, rng_next, rng_seed, rng_shuffle
 from presages_env.games.president.game import PresidentGame
 
@@ -16,7 +16,7 @@ GAME = PresidentGame()
 
 def rng_state(seed: int) -> np.ndarray:
     """A state array holding only an RNG seeded with ``seed``."""
-    state = np.zeros(HDR_RNG + 1, dtype=np.int64)
+    state = np.zeros(HEADER_SIZE, dtype=np.int8)
     rng_seed(state, seed)
     return state
 
@@ -82,7 +82,7 @@ def test_derive_seed_is_deterministic_distinct_and_non_negative():
 def test_a_game_is_dealt_from_its_seed_alone():
     a, b = GAME.new_state(4, 1234), GAME.new_state(4, 1234)
     np.testing.assert_array_equal(a, b)
-    assert a[HDR_SEED] == 1234
+    assert seed_of(a) == 1234
     assert not np.array_equal(a, GAME.new_state(4, 1235))
 
 
@@ -156,7 +156,7 @@ def test_finished_games_are_replaced_by_a_fresh_deal():
     resets = 0
     for _, states, _, _, rewards, _, done, truncated in run(vec, 200):
         assert not truncated.any()
-        assert (states[done, HDR_STEP] == 0).all()
+        assert all(step_of(state) == 0 for state in states[done])
         assert (states[done, HDR_TERMINAL] == 0).all()
         assert (rewards[done] != 0).any(axis=1).all(), "a finished game pays its rewards"
         assert (states[:, HDR_TERMINAL] == 0).all()
@@ -172,7 +172,7 @@ def test_max_steps_truncates_and_resets():
         assert truncated.tolist() == [cut] * 4
         assert done.tolist() == [cut] * 4
         assert not rewards.any()
-        assert (states[:, HDR_STEP] == step % 10).all()
+        assert [step_of(state) for state in states] == [step % 10] * 4
 
 
 def test_random_actions_are_legal_deterministic_and_spread():
