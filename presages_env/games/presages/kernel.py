@@ -910,14 +910,21 @@ def obeys(card, direction):
 
 @nb.njit(cache=True)
 def _mask_hand(state, mask, seat, excluded, direction):
-    """Hand cards of ``seat`` but ``excluded``, kept to Law's ``direction`` if possible."""
+    """Hand cards of ``seat`` but ``excluded``, kept to Law's ``direction`` if possible.
+
+    Written without branches on the cards (the loops vectorise); the card entries of
+    ``mask`` are all written, the others left alone.
+    """
+    free = direction == DIR_NONE
+    below = direction == DIR_BELOW
     obeys_any = False
     for c in range(1, CARD_SLOTS):
-        if state[LOC + c] == seat and c != excluded and obeys(c, direction):
-            obeys_any = True
+        held = (state[LOC + c] == seat) & (c != excluded)
+        obeys_any |= held & (free | (below == (c < LAW)))
+    free |= not obeys_any
     for c in range(1, CARD_SLOTS):
-        if state[LOC + c] == seat and c != excluded and (not obeys_any or obeys(c, direction)):
-            mask[c - 1] = 1
+        held = (state[LOC + c] == seat) & (c != excluded)
+        mask[c - 1] = held & (free | (below == (c < LAW)))
 
 
 @nb.njit(cache=True)
