@@ -8,8 +8,10 @@ has been replaced by a new deal, whose first observation is already in ``obs``).
 
 from __future__ import annotations
 
+import time
 from typing import Any, NamedTuple
 
+import numba
 import numpy as np
 
 from presages_env.core.actions import legal_actions
@@ -20,8 +22,73 @@ from presages_env.core.validation import check_actions, check_array, check_int, 
 
 _kernel_cache: dict[str, Any] = {}
 
-# Below this many games a batch is stepped on one thread: waking threads costs more.
+# Below this many games a batch is always stepped on one thread: waking threads costs more.
 PARALLEL_MIN_ENVS = 256
+
+
+class FastestLoop:
+    """Calls whichever of two equivalent compiled loops has lately been the faster.
+
+    The serial and the multi-threaded batched loops give identical results (game i depends
+    only on its seed and actions); which one is faster depends on the game, the batch size,
+    the thread count and whatever else the machine runs: waking numba's threads costs tens
+    of microseconds, and a thread whose core is busy with another process holds the whole
+    step back. So the loops are compared as they run: during the first calls they take
+    turns, two calls each, then the other loop gets two calls every ``EXPLORE`` calls. The
+    second call of a turn (its caches warm) is timed per game processed (callers that step
+    a few games of the batch make light calls) and compared with the other loop's last such
+    call, two calls earlier, when the machine's load was about the same; the threaded loop
+    is used while the median of the last ``WINDOW`` ratios favours it (with one numba
+    thread the two are alike). With ``parallel`` forced there is no choice to make.
+    """
+
+    EXPLORE = 100
+    WINDOW = 9
+
+    def __init__(self, serial, threaded, parallel: bool | None) -> None:
+        self.serial, self.threaded, self.parallel = serial, threaded, parallel
+        self._ratios: list[float] = []  # threaded time / serial time
+        self._calls = 0
+        self._previous: bool | None = None  # loop of the previous call (None: not timed)
+        self._warm: list[tuple[int, float] | None] = [None, None]  # (call, seconds per game)
+        self._use_threads = False
+
+    def __call__(self, work: int, *args):
+        """Run one of the loops on ``args``; ``work`` is how many games it processes."""
+        if self.parallel is not None:
+            return (self.threaded if self.parallel else self.serial)(*args)
+        call = self._calls
+        self._calls += 1
+        if call < 4 * self.WINDOW:
+            threads = (call // 2) % 2 == 1  # first calls: turns of two
+        else:
+            phase = call % self.EXPLORE
+            threads = self._use_threads != (phase < 2)
+            if 4 <= phase < self.EXPLORE - 1:  # away from a turn of the other loop: no timing
+                self._previous = threads
+                return (self.threaded if threads else self.serial)(*args)
+        start = time.perf_counter()
+        result = (self.threaded if threads else self.serial)(*args)
+        elapsed = time.perf_counter() - start
+        if work > 0 and self._previous is threads:
+            per_game = elapsed / work
+            self._warm[threads] = (call, per_game)
+            other = self._warm[not threads]
+            if other is not None and call - other[0] <= 3:
+                ratio = per_game / other[1] if threads else other[1] / per_game
+                self._ratios.append(ratio)
+                if len(self._ratios) > self.WINDOW:
+                    del self._ratios[0]
+                self._use_threads = sorted(self._ratios)[len(self._ratios) // 2] < 1.0
+        self._previous = threads if work > 0 else None
+        return result
+
+    @property
+    def uses_threads(self) -> bool:
+        """Whether the threaded loop is the current choice."""
+        if self.parallel is not None:
+            return self.parallel
+        return self._use_threads and numba.get_num_threads() > 1
 
 
 def batched_kernels(game: Game):
@@ -45,6 +112,10 @@ class VectorEnv:
 
     The returned arrays are owned by the env and overwritten by the next call; copy them to
     keep them. ``truncated[i]`` marks games cut by ``max_steps`` (0 = no cap).
+
+    ``parallel``: ``None`` (default) steps batches of ``PARALLEL_MIN_ENVS`` games or more on
+    numba's threads or on the calling thread, whichever is measured faster (see
+    :class:`FastestLoop`); ``True``/``False`` forces one. The results are the same.
     """
 
     def __init__(
@@ -54,9 +125,12 @@ class VectorEnv:
         num_players: int | None = None,
         seed: int = 0,
         max_steps: int = 0,
+        parallel: bool | None = None,
         **options: Any,
     ) -> None:
         num_envs = check_int(num_envs, "num_envs", 1)
+        if parallel is not None and not isinstance(parallel, bool):
+            raise TypeError(f"parallel must be None, True or False, got {parallel!r}")
         max_steps = check_int(max_steps, "max_steps (0 = no cap)", 0)
         seed = check_seed(seed)
         self.game = game
@@ -78,10 +152,11 @@ class VectorEnv:
         self.done = np.zeros(b, dtype=np.bool_)
         self.truncated = np.zeros(b, dtype=np.bool_)
         kernels = batched_kernels(game)
-        small = self.num_envs < PARALLEL_MIN_ENVS
-        self._reset_all = kernels.reset_all_serial if small else kernels.reset_all
-        self._step_all = kernels.step_all_serial if small else kernels.step_all
-        self._random_actions = random_actions_serial if small else random_actions
+        if parallel is None and self.num_envs < PARALLEL_MIN_ENVS:
+            parallel = False
+        self._reset_all = kernels.reset_all_serial if parallel is False else kernels.reset_all
+        self._step_all = FastestLoop(kernels.step_all_serial, kernels.step_all, parallel)
+        self._random_actions = FastestLoop(random_actions_serial, random_actions, parallel)
         self.reset(seed)
 
     def _result(self) -> VectorStep:
@@ -105,7 +180,10 @@ class VectorEnv:
         (a non-integer array ``TypeError``); no game moves.
         """
         actions = check_actions(actions, self.masks)
+        # games stepped: the work the loop choice is judged by (when there is a choice)
+        stepped = int(np.count_nonzero(actions >= 0)) if self._step_all.parallel is None else 0
         bad = self._step_all(
+            stepped,
             self.states,
             actions,
             self.obs,
@@ -130,5 +208,5 @@ class VectorEnv:
         """
         check_array(rng_states, "rng_states", (self.num_envs,), np.int64)
         actions = np.empty(self.num_envs, dtype=np.int64)
-        self._random_actions(self.masks, rng_states, actions)
+        self._random_actions(self.num_envs, self.masks, rng_states, actions)
         return actions

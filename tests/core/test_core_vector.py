@@ -195,3 +195,49 @@ def test_small_batches_work(num_envs):
     assert history[-1][2].shape == (num_envs, vec.obs_size)
     assert history[-1][3].shape == (num_envs, vec.num_actions)
     assert history[-1][4].shape == (num_envs, 6)
+
+
+# ---- serial or threaded loop ----------------------------------------------------------------
+@pytest.mark.parametrize("faster", ["serial", "threaded"])
+def test_the_faster_loop_is_chosen_by_timing_both(faster):
+    import time
+
+    from presages_env.core.vector import FastestLoop
+
+    calls = {"serial": 0, "threaded": 0}
+
+    def loop(name: str, seconds: float):
+        def run(x):
+            calls[name] += 1
+            time.sleep(seconds)
+            return x
+
+        return run
+
+    slow, fast = 0.004, 0.001
+    chooser = FastestLoop(
+        loop("serial", fast if faster == "serial" else slow),
+        loop("threaded", fast if faster == "threaded" else slow),
+        parallel=None,
+    )
+    for i in range(300):
+        assert chooser(10, i) == i
+    assert chooser.uses_threads == (faster == "threaded") or numba.get_num_threads() == 1
+    slow_calls = calls["threaded" if faster == "serial" else "serial"]
+    assert slow_calls < 300 * 0.15, "the slower loop only runs in the first calls and probes"
+
+
+@pytest.mark.parametrize("parallel", [False, True, None])
+def test_serial_threaded_and_chosen_loops_give_the_same_games(parallel):
+    def history(p):
+        return run(presages_env.make_vec("president", 300, num_players=5, seed=4, parallel=p), 60)
+
+    reference = history(False)
+    for a, b in zip(reference, history(parallel), strict=True):
+        for x, y in zip(a, b, strict=True):
+            np.testing.assert_array_equal(x, y)
+
+
+def test_parallel_must_be_a_bool_or_none():
+    with pytest.raises(TypeError, match="parallel"):
+        presages_env.make_vec("president", 4, parallel="yes")
