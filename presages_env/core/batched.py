@@ -34,12 +34,13 @@ def _reset_all(states, seeds, obs, masks, current):
 def _step_all(states, actions, obs, masks, rewards, current, done, truncated, max_steps):
     """Apply one action per game, auto-reset finished games; returns -1 or a bad index.
 
-    A negative action leaves its game untouched (its reward is 0 and it is not done), so
-    callers can step only the games where a given agent is to act.
+    Action -1 leaves its game untouched (its reward is 0 and it is not done), so callers
+    can step only the games where a given agent is to act. An action below -1, out of
+    range or illegal is reported (the first one's game) before any game moves.
     """
     for i in range(states.shape[0]):
         a = actions[i]
-        if a >= masks.shape[1] or (a >= 0 and masks[i, a] == 0):
+        if a < -1 or a >= masks.shape[1] or (a >= 0 and masks[i, a] == 0):
             return i
     for i in nb.prange(states.shape[0]):
         state = states[i]

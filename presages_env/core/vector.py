@@ -39,14 +39,14 @@ class FastestLoop:
     a few games of the batch make light calls) and compared with the other loop's last such
     call, two calls earlier, when the machine's load was about the same; the threaded loop
     is used while the median of the last ``WINDOW`` ratios favours it (with one numba
-    thread the two are alike). With ``parallel`` forced there is no choice to make.
+    thread the two are alike).
     """
 
     EXPLORE = 100
     WINDOW = 9
 
-    def __init__(self, serial, threaded, parallel: bool | None) -> None:
-        self.serial, self.threaded, self.parallel = serial, threaded, parallel
+    def __init__(self, serial, threaded) -> None:
+        self.serial, self.threaded = serial, threaded
         self._ratios: list[float] = []  # threaded time / serial time
         self._calls = 0
         self._previous: bool | None = None  # loop of the previous call (None: not timed)
@@ -55,8 +55,6 @@ class FastestLoop:
 
     def __call__(self, work: int, *args):
         """Run one of the loops on ``args``; ``work`` is how many games it processes."""
-        if self.parallel is not None:
-            return (self.threaded if self.parallel else self.serial)(*args)
         call = self._calls
         self._calls += 1
         if call < 4 * self.WINDOW:
@@ -86,8 +84,6 @@ class FastestLoop:
     @property
     def uses_threads(self) -> bool:
         """Whether the threaded loop is the current choice."""
-        if self.parallel is not None:
-            return self.parallel
         return self._use_threads and numba.get_num_threads() > 1
 
 
@@ -155,9 +151,22 @@ class VectorEnv:
         if parallel is None and self.num_envs < PARALLEL_MIN_ENVS:
             parallel = False
         self._reset_all = kernels.reset_all_serial if parallel is False else kernels.reset_all
-        self._step_all = FastestLoop(kernels.step_all_serial, kernels.step_all, parallel)
-        self._random_actions = FastestLoop(random_actions_serial, random_actions, parallel)
+        # with a choice to make, a FastestLoop picks the serial or the threaded loop
+        self._parallel = parallel
+        self._step_all = kernels.step_all if parallel else kernels.step_all_serial
+        self._random_actions = random_actions if parallel else random_actions_serial
+        self._step_chooser = self._random_chooser = None
+        if parallel is None:
+            self._step_chooser = FastestLoop(kernels.step_all_serial, kernels.step_all)
+            self._random_chooser = FastestLoop(random_actions_serial, random_actions)
         self.reset(seed)
+
+    @property
+    def uses_threads(self) -> bool:
+        """Whether steps currently run on numba's threads."""
+        if self._step_chooser is not None:
+            return self._step_chooser.uses_threads
+        return bool(self._parallel)
 
     def _result(self) -> VectorStep:
         return VectorStep(
@@ -179,11 +188,15 @@ class VectorEnv:
         not done, same observation. An out-of-range or illegal action raises ``ValueError``
         (a non-integer array ``TypeError``); no game moves.
         """
-        actions = check_actions(actions, self.masks)
-        # games stepped: the work the loop choice is judged by (when there is a choice)
-        stepped = int(np.count_nonzero(actions >= 0)) if self._step_all.parallel is None else 0
-        bad = self._step_all(
-            stepped,
+        if isinstance(actions, np.ndarray) and actions.dtype == np.int64:
+            # the common case, kept cheap for small batches: the kernel checks every
+            # action's range and legality before any game moves
+            if actions.shape != (self.num_envs,):
+                check_actions(actions, self.masks)  # raises, naming the expected shape
+            actions = np.ascontiguousarray(actions)
+        else:
+            actions = check_actions(actions, self.masks)
+        args = (
             self.states,
             actions,
             self.obs,
@@ -194,10 +207,21 @@ class VectorEnv:
             self.truncated,
             self.max_steps,
         )
+        if self._step_chooser is None:
+            bad = self._step_all(*args)
+        else:  # judged by the games stepped: some callers step a few games of the batch
+            bad = self._step_chooser(int(np.count_nonzero(actions >= 0)), *args)
         if bad >= 0:
+            action = int(actions[bad])
+            legal = legal_actions(self.masks[bad])
+            if not -1 <= action < self.num_actions:
+                raise ValueError(
+                    f"action {action} of game {bad} is out of range [-1, {self.num_actions}) "
+                    f"(-1 skips a game); legal actions there: {legal} (no game was stepped)"
+                )
             raise ValueError(
-                f"action {int(actions[bad])} is not legal in game {bad}; legal actions there: "
-                f"{legal_actions(self.masks[bad])} (no game was stepped)"
+                f"action {action} is not legal in game {bad}; legal actions there: "
+                f"{legal} (no game was stepped)"
             )
         return self._result()
 
@@ -208,5 +232,8 @@ class VectorEnv:
         """
         check_array(rng_states, "rng_states", (self.num_envs,), np.int64)
         actions = np.empty(self.num_envs, dtype=np.int64)
-        self._random_actions(self.num_envs, self.masks, rng_states, actions)
+        if self._random_chooser is None:
+            self._random_actions(self.masks, rng_states, actions)
+        else:
+            self._random_chooser(self.num_envs, self.masks, rng_states, actions)
         return actions

@@ -218,7 +218,6 @@ def test_the_faster_loop_is_chosen_by_timing_both(faster):
     chooser = FastestLoop(
         loop("serial", fast if faster == "serial" else slow),
         loop("threaded", fast if faster == "threaded" else slow),
-        parallel=None,
     )
     for i in range(300):
         assert chooser(10, i) == i
