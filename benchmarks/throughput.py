@@ -18,7 +18,10 @@ classic ``leduc_holdem_v4`` and OpenSpiel ``oh_hell`` (AEC-style, one game), and
 ``leduc_holdem`` on CPU (jax, ``vmap``ed with auto-reset, one jitted call per step, the
 action drawn from the legal mask inside it) at the sweep's batch sizes, in a subprocess
 pinned to 1 or 2 cores. Results go to stdout and to ``benchmarks/results/throughput.json``;
-compare within one run, since the machine's speed drifts between runs.
+compare within one run, since the machine's speed drifts between runs. Every measurement
+records how many cores other processes used meanwhile (from ``/proc/stat``); on a shared
+machine ``--patience S`` waits for quiet moments. ``benchmarks/compare.py`` measures two
+source trees interleaved (before/after a change).
 """
 
 from __future__ import annotations
@@ -34,6 +37,7 @@ import time
 from pathlib import Path
 
 import numpy as np
+from machine import busy_seconds, process_seconds, wait_until_quiet
 
 import presages_env
 from presages_env.games import GAME_CLASSES
@@ -109,7 +113,7 @@ def make_stepper(game: str, num_envs: int, num_players: int):
         for _ in range(k):
             env.step(env.random_actions(rng_states))
 
-    run(2)  # compile / warm up
+    run(8)  # compile / warm up (the serial and the threaded loops both run in the first steps)
     return run
 
 
@@ -145,19 +149,42 @@ def bytes_per_step(game: str, num_players: int) -> dict[str, int]:
     }
 
 
+def measured(run, num_envs: int, seconds: float, quiet: float, patience: float):
+    """``(steps/s, cores other processes used meanwhile)``; with ``patience`` > 0, waits for
+    a quiet machine first and measures again (up to 3 times) if others got busy."""
+    for _attempt in range(4 if patience > 0 else 1):
+        if patience > 0:
+            wait_until_quiet(quiet, patience)
+        busy, own, start = busy_seconds(), process_seconds(), time.perf_counter()
+        rate = timed(run, num_envs, seconds)
+        elapsed = time.perf_counter() - start
+        others = max(0.0, (busy_seconds() - busy - (process_seconds() - own)) / elapsed)
+        if others < quiet:
+            break
+    return rate, others
+
+
 def sweep(
-    games: list[str], batch_sizes: list[int], threads: list[int], seconds: float, repeats: int
-) -> dict[str, dict[str, list[float]]]:
-    """``{game: {"B/threads": [steps/s of each repeat]}}``; repeats interleave the points."""
+    games: list[str],
+    batch_sizes: list[int],
+    threads: list[int],
+    seconds: float,
+    repeats: int,
+    quiet: float = 0.3,
+    patience: float = 0.0,
+) -> tuple[dict[str, dict[str, list[float]]], dict[str, dict[str, list[float]]]]:
+    """``{game: {"B/threads": [steps/s of each repeat]}}`` and the cores other processes used
+    during each; repeats interleave the points."""
     import numba
 
     results: dict[str, dict[str, list[float]]] = {}
+    others: dict[str, dict[str, list[float]]] = {}
     steppers = {}
     for game in games:
         n = presages_env.get_game(game).default_players
         for b in batch_sizes:
             steppers[game, b] = make_stepper(game, b, n)
-        results[game] = {}
+        results[game], others[game] = {}, {}
     for _ in range(repeats):
         for game in games:
             for b in batch_sizes:
@@ -165,15 +192,20 @@ def sweep(
                     if t > numba.config.NUMBA_NUM_THREADS:
                         continue
                     numba.set_num_threads(t)
-                    rate = timed(steppers[game, b], b, seconds)
+                    rate, busy = measured(steppers[game, b], b, seconds, quiet, patience)
                     results[game].setdefault(f"{b}/{t}", []).append(rate)
+                    others[game].setdefault(f"{b}/{t}", []).append(busy)
         numba.set_num_threads(numba.config.NUMBA_NUM_THREADS)
-    return results
+    return results, others
 
 
 # ---- Pgx anchor -----------------------------------------------------------------------------
-def pgx_worker(batch_sizes: list[int], seconds: float, threads: int) -> dict[str, float]:
-    """Pgx leduc_holdem on CPU, random legal play with auto-reset; runs in its own process."""
+def pgx_worker(
+    batch_sizes: list[int], seconds: float, threads: int, quiet: float, patience: float
+) -> dict[str, list[float]]:
+    """Pgx leduc_holdem on CPU, random legal play with auto-reset; runs in its own process.
+
+    ``{B: [steps/s, cores other processes used meanwhile]}``."""
     if hasattr(os, "sched_setaffinity"):
         os.sched_setaffinity(0, set(sorted(os.sched_getaffinity(0))[:threads]))
     import jax
@@ -204,12 +236,20 @@ def pgx_worker(batch_sizes: list[int], seconds: float, threads: int) -> dict[str
                 box[0], box[1] = one(box[0], box[1])
                 jax.block_until_ready(box[0].observation)
 
-        results[str(b)] = timed(run, b, seconds)
+        results[str(b)] = list(measured(run, b, seconds, quiet, patience))
     return results
 
 
-def pgx_sweep(batch_sizes: list[int], threads: list[int], seconds: float, repeats: int):
-    """``{"B/threads": [steps/s]}`` or None when pgx/jax are not installed."""
+def pgx_sweep(
+    batch_sizes: list[int],
+    threads: list[int],
+    seconds: float,
+    repeats: int,
+    quiet: float = 0.3,
+    patience: float = 0.0,
+):
+    """``({"B/threads": [steps/s]}, {"B/threads": [others' cores]})``, or None when pgx/jax
+    are not installed."""
     try:
         import jax  # noqa: F401
         import pgx  # noqa: F401
@@ -217,15 +257,18 @@ def pgx_sweep(batch_sizes: list[int], threads: list[int], seconds: float, repeat
         print("(pgx/jax not installed: no Pgx anchor)")
         return None
     out: dict[str, list[float]] = {}
+    others: dict[str, list[float]] = {}
     for _ in range(repeats):
         for t in threads:
             cmd = [sys.executable, __file__, "--pgx-worker", str(t), "--seconds", str(seconds)]
             cmd += ["--batch-sizes", *map(str, batch_sizes)]
+            cmd += ["--quiet", str(quiet), "--patience", str(patience)]
             env = dict(os.environ, JAX_PLATFORMS="cpu")
             done = subprocess.run(cmd, capture_output=True, text=True, env=env, check=True)
-            for b, rate in json.loads(done.stdout.strip().splitlines()[-1]).items():
+            for b, (rate, busy) in json.loads(done.stdout.strip().splitlines()[-1]).items():
                 out.setdefault(f"{b}/{t}", []).append(rate)
-    return out
+                others.setdefault(f"{b}/{t}", []).append(busy)
+    return out, others
 
 
 # ---- report ---------------------------------------------------------------------------------
@@ -280,10 +323,23 @@ def main() -> None:
     parser.add_argument("--no-pgx", action="store_true", help="skip the Pgx anchor")
     parser.add_argument("--plot", type=Path, default=None, help="draw the sweep into a PNG")
     parser.add_argument("--json", type=Path, default=RESULTS, help="where results go")
+    parser.add_argument(
+        "--patience",
+        type=float,
+        default=0.0,
+        help="on a shared machine: before each measurement wait up to this many seconds for "
+        "the machine to be quiet, and measure again (up to 3 times) if it was not",
+    )
+    parser.add_argument(
+        "--quiet", type=float, default=0.3, help="quiet: other processes use fewer cores"
+    )
     parser.add_argument("--pgx-worker", type=int, default=None, help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.pgx_worker is not None:
-        print(json.dumps(pgx_worker(args.batch_sizes, args.seconds, args.pgx_worker)))
+        results = pgx_worker(
+            args.batch_sizes, args.seconds, args.pgx_worker, args.quiet, args.patience
+        )
+        print(json.dumps(results))
         return
     games = args.games or list(GAME_CLASSES)
 
@@ -300,7 +356,15 @@ def main() -> None:
         for name, rate in rows.items():
             print(f"{name:<{width}}  {rate:>12,.0f}")
 
-    raw = sweep(games, args.batch_sizes, args.threads, args.seconds, args.repeats)
+    raw, others = sweep(
+        games,
+        args.batch_sizes,
+        args.threads,
+        args.seconds,
+        args.repeats,
+        args.quiet,
+        args.patience,
+    )
     sweeps = {}
     for game in games:
         n = presages_env.get_game(game).default_players
@@ -312,18 +376,27 @@ def main() -> None:
             f"  bytes per game-step (estimate): state {traffic['state']:,} (read + written), "
             f"obs/mask/rest {traffic['outputs']:,}, total {traffic['total']:,}"
         )
-    pgx_raw = (
-        None
-        if args.no_pgx
-        else pgx_sweep(args.batch_sizes, args.threads, args.seconds, args.repeats)
-    )
-    if pgx_raw:
+    pgx = None
+    if not args.no_pgx:
+        pgx = pgx_sweep(
+            args.batch_sizes, args.threads, args.seconds, args.repeats, args.quiet, args.patience
+        )
+    pgx_raw = None
+    if pgx:
+        pgx_raw, others["pgx"] = pgx
         sweeps["pgx leduc_holdem (CPU)"] = median_table(pgx_raw)
         print_sweep(
             "pgx leduc_holdem (CPU)",
             sweeps["pgx leduc_holdem (CPU)"],
             args.batch_sizes,
             args.threads,
+        )
+    every = [o for table in others.values() for values in table.values() for o in values]
+    if every:
+        print(
+            f"\nother processes' CPU during the measurements: median "
+            f"{statistics.median(every):.2f} cores, max {max(every):.2f}; "
+            f"{sum(o < args.quiet for o in every)} of {len(every)} below {args.quiet}"
         )
 
     if args.plot:
@@ -343,6 +416,7 @@ def main() -> None:
         "aec_steps_per_s": rows,
         "sweep_median_steps_per_s": sweeps,
         "sweep_raw": {**raw, **({"pgx": pgx_raw} if pgx_raw else {})},
+        "others_cores": others,
         "bytes_per_step": {
             g: bytes_per_step(g, presages_env.get_game(g).default_players) for g in games
         },

@@ -143,13 +143,19 @@ def main() -> None:
     parser.add_argument("--steps", type=int, default=2000)
     parser.add_argument("--games", nargs="*", default=None)
     args = parser.parse_args()
-    for name in args.games or list(GAME_CLASSES):
+    names = args.games or list(GAME_CLASSES)
+    results = {name: profile(name, args.steps) for name in names}
+    headers = []
+    for name in names:
         game = presages_env.get_game(name)
-        result = profile(name, args.steps)
-        dtype = np.dtype(game.state_dtype).name
-        print(f"\n{name} ({game.default_players}p, {dtype} state), per vector step:")
-        for key, value in result.items():
-            print(f"  {key:<24} {value:10.1f}")
+        headers.append(f"{name} {game.default_players}p {np.dtype(game.state_dtype).name}")
+    width = max(len(h) for h in headers) + 2
+    print(f"\nper vector step (mean over {args.steps} random legal steps)")
+    print(" " * 26 + "".join(f"{h:>{width}}" for h in headers))
+    for key in results[names[0]]:
+        digits = 4 if key == "resets per step" else 1
+        cells = "".join(f"{results[n][key]:>{width}.{digits}f}" for n in names)
+        print(f"  {key:<24}{cells}")
 
 
 if __name__ == "__main__":
