@@ -29,6 +29,8 @@ import numba as nb
 import numpy as np
 
 from presages_env.agents.base import Agent
+from presages_env.core import header as core_header
+from presages_env.core import rng as core_rng
 from presages_env.core.batched import bind_kernels, source_digest
 from presages_env.core.game import Game
 from presages_env.core.header import HDR_CURRENT, HDR_NUM_PLAYERS, HDR_TERMINAL
@@ -233,7 +235,7 @@ def specialise_search(game: Game, sample_world_kernel: Callable) -> Callable:
     heuristic_rollouts, actions)``.
     """
     heuristic = importlib.import_module(f"presages_env.games.{game.name}.heuristic")
-    digest = source_digest(game.kernel) + source_digest(heuristic)
+    digest = source_digest(game.kernel, heuristic, core_header, core_rng)
     namespace = dict(_search_all.__globals__)
     namespace.update(
         legal_mask=game.kernel.legal_mask,

@@ -11,7 +11,7 @@ from pettingzoo import AECEnv
 
 from presages_env.core.actions import check_action
 from presages_env.core.game import Game
-from presages_env.core.header import HDR_CURRENT, HDR_STEP, HDR_TERMINAL
+from presages_env.core.header import HDR_CURRENT, HDR_TERMINAL, step_of
 from presages_env.core.validation import check_int, check_seed, checked_state
 
 # What an illegal action does: "raise" refuses it (ValueError, nothing changes); "terminate"
@@ -82,7 +82,10 @@ class CardGameEnv(AECEnv):
         self._mask = np.zeros(num_actions, dtype=np.int8)
         self._no_mask = np.zeros(num_actions, dtype=np.int8)
         self._obs = np.zeros((n, game.obs_size(n)), dtype=game.obs_dtype)
-        self._obs_step = np.full(n, -1, dtype=np.int64)
+        # observations and the mask are recomputed only after the state changed: ``_version``
+        # counts the changes (a Python int: cheaper than reading the header's step field)
+        self._version = 0
+        self._obs_version = [-1] * n
         self._step_rewards = np.zeros(n, dtype=np.float32)
         self._seed_rng = np.random.default_rng()
         self._info_key: Any = None
@@ -131,6 +134,7 @@ class CardGameEnv(AECEnv):
             self._end_for_illegal_action(agent)
             return
         self.game.kernel.step(self._state, np.int64(action), self._step_rewards)
+        self._version += 1
         self._after_transition(agent)
 
     def last(self, observe: bool = True):
@@ -142,9 +146,9 @@ class CardGameEnv(AECEnv):
         if agent not in self._index:
             raise ValueError(f"unknown agent {agent!r}; agents are {self.possible_agents}")
         i = self._index[agent]
-        if self._obs_step[i] != self._state[HDR_STEP]:
+        if self._obs_version[i] != self._version:
             self.game.kernel.observe(self._state, i, self._obs[i])
-            self._obs_step[i] = self._state[HDR_STEP]
+            self._obs_version[i] = self._version
         is_current = (
             self._state[HDR_CURRENT] == i
             and not self._state[HDR_TERMINAL]
@@ -195,9 +199,9 @@ class CardGameEnv(AECEnv):
         return self.game.action_label(self._state, action)
 
     def _current_mask(self) -> np.ndarray:
-        if self._mask_step != self._state[HDR_STEP]:
+        if self._mask_version != self._version:
             self.game.kernel.legal_mask(self._state, self._mask)
-            self._mask_step = self._state[HDR_STEP]
+            self._mask_version = self._version
         return self._mask
 
     def _start_episode(self) -> None:
@@ -208,8 +212,8 @@ class CardGameEnv(AECEnv):
         self.terminations = dict.fromkeys(self.agents, over)
         self.truncations = dict.fromkeys(self.agents, False)
         self._ended_illegally = False
-        self._obs_step[:] = -1
-        self._mask_step = -1
+        self._version += 1
+        self._mask_version = -1
         self._info_key = None  # a new episode rebuilds every per-agent dict, infos included
         self._refresh_infos()
         self._select_next()
@@ -248,7 +252,7 @@ class CardGameEnv(AECEnv):
         self._accumulate_rewards()
         if self._state[HDR_TERMINAL]:
             self.terminations = dict.fromkeys(self.agents, True)
-        elif self.max_steps is not None and self._state[HDR_STEP] >= self.max_steps:
+        elif self.max_steps is not None and step_of(self._state) >= self.max_steps:
             self.truncations = dict.fromkeys(self.agents, True)
         self._refresh_infos()
         if self.truncations[agent]:

@@ -14,8 +14,10 @@ import types
 
 import numba as nb
 
-from presages_env.core.header import HDR_CURRENT, HDR_RNG, HDR_STEP, HDR_TERMINAL
-from presages_env.core.rng import choose_legal, derive_seed, splitmix_next
+from presages_env.core import header as core_header
+from presages_env.core import rng as core_rng
+from presages_env.core.header import HDR_CURRENT, HDR_TERMINAL, read_step
+from presages_env.core.rng import choose_legal, derive_seed, rng_get, splitmix_next
 
 # Names the templates use; bound per game by `specialise`.
 reset = legal_mask = step = observe = None
@@ -48,11 +50,11 @@ def _step_all(states, actions, obs, masks, rewards, current, done, truncated, ma
             truncated[i] = False
             continue
         step(state, actions[i], rewards[i])
-        truncated[i] = state[HDR_TERMINAL] == 0 and max_steps > 0 and state[HDR_STEP] >= max_steps
+        truncated[i] = state[HDR_TERMINAL] == 0 and max_steps > 0 and read_step(state) >= max_steps
         done[i] = state[HDR_TERMINAL] != 0 or truncated[i]
         if done[i]:
             # the next game's seed comes from this game's RNG: reproducible per env
-            reset(state, derive_seed(state[HDR_RNG], 0))
+            reset(state, derive_seed(rng_get(state), 0))
         current[i] = state[HDR_CURRENT]
         legal_mask(state, masks[i])
         observe(state, current[i], obs[i])
@@ -70,9 +72,10 @@ random_actions = nb.njit(cache=True, parallel=True)(_random_actions)
 random_actions_serial = nb.njit(cache=True)(_random_actions)
 
 
-def source_digest(module) -> str:
-    """Short hash of a module's source: part of the cache name of code that inlines it."""
-    return hashlib.sha1(inspect.getsource(module).encode()).hexdigest()[:10]
+def source_digest(*modules) -> str:
+    """Short hash of modules' sources: part of the cache name of code that inlines them."""
+    sources = "".join(inspect.getsource(module) for module in modules)
+    return hashlib.sha1(sources.encode()).hexdigest()[:10]
 
 
 def bind_kernels(template, namespace: dict, qualname: str, parallel: bool = False):
@@ -99,8 +102,8 @@ def specialise(game) -> types.SimpleNamespace:
         "step": game.kernel.step,
         "observe": game.kernel.observe,
     }
-    # A kernel edit must invalidate the cache of the batched copy that inlines it.
-    digest = source_digest(game.kernel)
+    # A kernel (or header, RNG) edit must invalidate the cache of the batched copy.
+    digest = source_digest(game.kernel, core_header, core_rng)
     out = {}
     for template in (_reset_all, _step_all):
         namespace = dict(template.__globals__, **kernels)

@@ -1,7 +1,8 @@
 """The protocol every game satisfies: numba kernels plus a small Python description.
 
-A game is written once, as four ``@njit(cache=True)`` kernels over its flat ``int64`` state
-(see :mod:`presages_env.core.header` for the shared header):
+A game is written once, as four ``@njit(cache=True)`` kernels over its flat state, an array
+of the game's ``state_dtype`` (the narrowest signed integer that holds every slot; see
+:mod:`presages_env.core.header` for the shared header and for fields wider than a slot):
 
 ``reset(state, seed)``
     Deal a new game in place. The options already written in ``state`` are kept; the
@@ -37,7 +38,7 @@ from typing import Any, ClassVar
 import numpy as np
 
 from presages_env.core.actions import check_action
-from presages_env.core.header import HDR_GAME_ID, HDR_NUM_PLAYERS, HDR_STEP, HDR_TERMINAL
+from presages_env.core.header import HDR_GAME_ID, HDR_NUM_PLAYERS, HDR_TERMINAL, step_of
 from presages_env.core.validation import (
     check_array,
     check_int,
@@ -46,6 +47,9 @@ from presages_env.core.validation import (
     check_state_array,
     checked_state,
 )
+
+# Signed integer dtypes a state may use: the header's wide fields need 8 bits per slot.
+STATE_DTYPES = (np.int8, np.int16, np.int32, np.int64)
 
 
 class Game:
@@ -57,9 +61,12 @@ class Game:
     max_players: ClassVar[int]
     default_players: ClassVar[int]
     obs_dtype: ClassVar[type] = np.int8
-    state_dtype: ClassVar[type] = np.int64
+    # The narrowest signed integer dtype that holds every slot of the game's layout (its
+    # kernel's STATE_DTYPE). States of any other dtype are refused, never cast.
+    state_dtype: ClassVar[type]
     # Bumped whenever the meaning of a slot changes: saved states of another layout are refused.
-    layout_version: ClassVar[int] = 1
+    # Version 2 is the compact layout (narrow slots, split 64-bit header fields).
+    layout_version: ClassVar[int]
     Options: ClassVar[type]  # a frozen dataclass of the game's options with defaults
 
     # The game's kernel module: its four kernels and its STATE_SIZE, NUM_ACTIONS and
@@ -73,6 +80,14 @@ class Game:
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
         if cls.__dict__.get("kernel") is not None:
+            dtype = getattr(cls, "state_dtype", None)
+            if dtype not in STATE_DTYPES:
+                raise TypeError(
+                    f"{cls.__name__} must declare state_dtype, one of "
+                    f"{[np.dtype(d).name for d in STATE_DTYPES]}, got {dtype!r}"
+                )
+            if not isinstance(getattr(cls, "layout_version", None), int):
+                raise TypeError(f"{cls.__name__} must declare its layout_version (an int)")
             validator = cls.__dict__.get("validator")
             if validator is None or not callable(getattr(validator, "validate_state", None)):
                 raise TypeError(
@@ -200,7 +215,7 @@ class Game:
 
     def info_key(self, state: np.ndarray) -> Any:
         """A cheap value that changes whenever :meth:`infos` would; infos are rebuilt then."""
-        return int(state[HDR_STEP])
+        return step_of(state)
 
     def infos(self, state: np.ndarray) -> list[dict]:
         """Per-seat information for PettingZoo ``infos`` (public facts only)."""

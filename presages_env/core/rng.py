@@ -1,14 +1,16 @@
-"""Counter-free splitmix64 RNG whose whole state is one slot of the game state.
+"""Counter-free splitmix64 RNG whose whole state lives in the game state's header.
 
 Keeping the RNG inside the state array is what makes a game a pure function of its seed
 and actions: cloning, serialising or batching a game carries its randomness along, and a
-batch of games gives the same results whatever the batch size or thread count.
+batch of games gives the same results whatever the batch size or thread count. The 64-bit
+RNG state spans ``RNG_SLOTS`` narrow slots (:mod:`presages_env.core.header`); the helpers
+here are the only code that reads or writes them.
 """
 
 import numba as nb
 import numpy as np
 
-from presages_env.core.header import HDR_RNG
+from presages_env.core.header import HDR_RNG, RNG_SLOTS, load_wide, store_wide
 
 _GOLDEN = np.uint64(0x9E3779B97F4A7C15)
 _MIX1 = np.uint64(0xBF58476D1CE4E5B9)
@@ -29,9 +31,21 @@ def derive_seed(seed: int, index: int) -> int:
     return np.int64(z >> np.uint64(1))
 
 
+@nb.njit(cache=True, inline="always")
+def rng_get(state):
+    """The state's RNG state, as the int64 with its bits (to save and restore it)."""
+    return np.int64(load_wide(state, HDR_RNG, RNG_SLOTS))
+
+
+@nb.njit(cache=True, inline="always")
+def rng_set(state, rng_state):
+    """Restore an RNG state saved by :func:`rng_get`."""
+    store_wide(state, HDR_RNG, RNG_SLOTS, rng_state)
+
+
 @nb.njit(cache=True)
 def rng_seed(state, seed):
-    state[HDR_RNG] = np.int64(_mix(np.uint64(seed) ^ _GOLDEN) >> np.uint64(1))
+    rng_set(state, _mix(np.uint64(seed) ^ _GOLDEN) >> np.uint64(1))
 
 
 @nb.njit(cache=True, inline="always")
@@ -44,7 +58,8 @@ def splitmix_next(rng_state):
 @nb.njit(cache=True)
 def rng_next(state):
     """Next 64 random bits (as uint64); advances the state's RNG."""
-    state[HDR_RNG], bits = splitmix_next(state[HDR_RNG])
+    s, bits = splitmix_next(rng_get(state))
+    rng_set(state, s)
     return bits
 
 
@@ -56,12 +71,19 @@ def rng_below(state, n):
 
 @nb.njit(cache=True)
 def rng_shuffle(state, values, n):
-    """Fisher-Yates shuffle of ``values[:n]`` in place."""
+    """Fisher-Yates shuffle of ``values[:n]`` in place (the same draws as ``rng_below``).
+
+    ``values`` may be a view of ``state`` outside the header. The RNG is read once and
+    written back once.
+    """
+    s = rng_get(state)
     for i in range(n - 1, 0, -1):
-        j = rng_below(state, i + 1)
+        s, bits = splitmix_next(s)
+        j = np.int64((bits >> np.uint64(32)) % np.uint64(i + 1))
         tmp = values[i]
         values[i] = values[j]
         values[j] = tmp
+    rng_set(state, s)
 
 
 @nb.njit(cache=True)

@@ -10,7 +10,7 @@ accepts a state from outside (``set_state``, ``reset(options={"state": ...})``,
 The checks run in three layers, so a game cannot forget the shared ones:
 
 1. the container and the header (dtype, shape, game id, player count, terminal flag, seat to
-   act, step counter) — here, for every game;
+   act, the bytes of the step counter, RNG and seed, and their values) — here, for every game;
 2. the game's own layout — the game module's ``validate_state(state)``, written once next to
    its kernel, which uses :class:`SlotReader` to report slots by name; by the time it runs
    the header is known to be sound;
@@ -29,17 +29,24 @@ from presages_env.core.header import (
     HDR_CURRENT,
     HDR_GAME_ID,
     HDR_NUM_PLAYERS,
-    HDR_RESERVED,
+    HDR_RNG,
+    HDR_SEED,
     HDR_STEP,
     HDR_TERMINAL,
     HEADER_SIZE,
+    RNG_SLOTS,
+    SEED_SLOTS,
+    STEP_SLOTS,
+    WIDE_HIGH,
+    WIDE_LOW,
 )
 
 if TYPE_CHECKING:
     from presages_env.core.game import Game
 
-# Decisions counted in the header's step slot; far beyond any game's longest match.
+# Decisions counted in the header's step field; far beyond any game's longest match.
 MAX_STEP = 2**31 - 1
+SEED_MAX = 2**63 - 1
 
 
 class InvalidStateError(ValueError):
@@ -91,6 +98,16 @@ class SlotReader:
         """Slots that must be 0 (unused entries of arrays sized for the largest table)."""
         self.many(name, offset, count, 0, 0)
 
+    def wide(self, name: str, offset: int, slots: int, low: int, high: int) -> int:
+        """The value of the wide field ``state[offset:offset + slots]`` (one byte per slot,
+        least significant first, see :mod:`presages_env.core.header`), checked to lie in
+        ``[low, high]``; each slot must hold its byte as a value in ``[-128, 127]``."""
+        data = self.many(name, offset, slots, WIDE_LOW, WIDE_HIGH)
+        value = int.from_bytes(bytes(b & 0xFF for b in data), "little")
+        if not low <= value <= high:
+            raise InvalidStateError(name, value, f"must be in [{low}, {high}]")
+        return value
+
     def one_of(self, name: str, offset: int, allowed: Sequence[int]) -> int:
         value = self.values[offset]
         if value not in allowed:
@@ -126,8 +143,9 @@ def check_state_array(game: Game, state: Any, num_players: int | None = None) ->
         reader.one("HDR_CURRENT", HDR_CURRENT, -1, -1)
     else:
         reader.one("HDR_CURRENT", HDR_CURRENT, 0, n - 1)
-    reader.one("HDR_STEP", HDR_STEP, 0, MAX_STEP)
-    reader.one("HDR_RESERVED", HDR_RESERVED, 0, 0)
+    reader.wide("HDR_STEP", HDR_STEP, STEP_SLOTS, 0, MAX_STEP)
+    reader.wide("HDR_RNG", HDR_RNG, RNG_SLOTS, 0, 2**64 - 1)
+    reader.wide("HDR_SEED", HDR_SEED, SEED_SLOTS, 0, SEED_MAX)
     return state
 
 
@@ -163,7 +181,6 @@ def checked_state(game: Game, state: Any, num_players: int | None = None) -> np.
 
 
 # ---- seeds and arrays: the same rule at every entry point ------------------------------------
-SEED_MAX = 2**63 - 1
 
 
 def check_seed(seed: Any, name: str = "seed") -> int:

@@ -8,8 +8,10 @@ has been replaced by a new deal, whose first observation is already in ``obs``).
 
 from __future__ import annotations
 
+import time
 from typing import Any, NamedTuple
 
+import numba
 import numpy as np
 
 from presages_env.core.actions import legal_actions
@@ -20,8 +22,110 @@ from presages_env.core.validation import check_actions, check_array, check_int, 
 
 _kernel_cache: dict[str, Any] = {}
 
-# Below this many games a batch is stepped on one thread: waking threads costs more.
+# Below this many games a batch is always stepped on one thread, on the plain loop: waking
+# threads, or even running the threaded loop on one thread, costs more than it saves.
 PARALLEL_MIN_ENVS = 256
+
+
+def _thread_count_access():
+    """(get, set) of numba's thread count for the calling thread.
+
+    The ctypes entry points numba's ``get_num_threads``/``set_num_threads`` end in (about
+    0.5 us a call instead of 2), when this numba version has them; else the public ones.
+    """
+    numba.get_num_threads()  # launches numba's thread pool, which binds the entry points
+    from numba.np.ufunc import parallel
+
+    get, set_ = (getattr(parallel, n, None) for n in ("_get_num_threads", "_set_num_threads"))
+    if callable(get) and callable(set_):
+        return get, set_
+    return numba.get_num_threads, numba.set_num_threads
+
+
+class OnCallingThread:
+    """A threaded batched loop run on the calling thread alone.
+
+    numba compiles a parallel loop into faster code than the same plain loop (1.15-1.4x
+    per game, measured on all three games), so from ``PARALLEL_MIN_ENVS`` games on, the
+    one-thread way to step a batch is the threaded loop with numba's thread count set to 1
+    for the call (two cheap calls), not the plain loop.
+    """
+
+    def __init__(self, loop) -> None:
+        self.loop = loop
+        self._get, self._set = _thread_count_access()
+
+    def __call__(self, *args):
+        threads = self._get()
+        if threads == 1:
+            return self.loop(*args)
+        self._set(1)
+        try:
+            return self.loop(*args)
+        finally:
+            self._set(threads)
+
+
+class FastestLoop:
+    """Calls whichever of two equivalent batched loops has lately been the faster.
+
+    Run on the calling thread (``serial``) or on numba's threads (``threaded``), a batched
+    loop gives identical results (game i depends only on its seed and actions); which way
+    is faster depends on the game, the batch size,
+    the thread count and whatever else the machine runs: waking numba's threads costs tens
+    of microseconds, and a thread whose core is busy with another process holds the whole
+    step back. So the loops are compared as they run: during the first calls they take
+    turns, two calls each, then the other loop gets two calls every ``EXPLORE`` calls. The
+    second call of a turn (its caches warm) is timed per game processed (callers that step
+    a few games of the batch make light calls) and compared with the other loop's last such
+    call, two calls earlier, when the machine's load was about the same; the threaded loop
+    is used while the median of the last ``WINDOW`` ratios favours it (with one numba
+    thread the two are alike).
+    """
+
+    EXPLORE = 100
+    WINDOW = 9
+
+    def __init__(self, serial, threaded) -> None:
+        self.serial, self.threaded = serial, threaded
+        self._ratios: list[float] = []  # threaded time / serial time
+        self._calls = 0
+        self._previous: bool | None = None  # loop of the previous call (None: not timed)
+        self._warm: list[tuple[int, float] | None] = [None, None]  # (call, seconds per game)
+        self._use_threads = False
+
+    def __call__(self, work: int, *args):
+        """Run one of the loops on ``args``; ``work`` is how many games it processes."""
+        call = self._calls
+        self._calls += 1
+        if call < 4 * self.WINDOW:
+            threads = (call // 2) % 2 == 1  # first calls: turns of two
+        else:
+            phase = call % self.EXPLORE
+            threads = self._use_threads != (phase < 2)
+            if 4 <= phase < self.EXPLORE - 1:  # away from a turn of the other loop: no timing
+                self._previous = threads
+                return (self.threaded if threads else self.serial)(*args)
+        start = time.perf_counter()
+        result = (self.threaded if threads else self.serial)(*args)
+        elapsed = time.perf_counter() - start
+        if work > 0 and self._previous is threads:
+            per_game = elapsed / work
+            self._warm[threads] = (call, per_game)
+            other = self._warm[not threads]
+            if other is not None and call - other[0] <= 3:
+                ratio = per_game / other[1] if threads else other[1] / per_game
+                self._ratios.append(ratio)
+                if len(self._ratios) > self.WINDOW:
+                    del self._ratios[0]
+                self._use_threads = sorted(self._ratios)[len(self._ratios) // 2] < 1.0
+        self._previous = threads if work > 0 else None
+        return result
+
+    @property
+    def uses_threads(self) -> bool:
+        """Whether the threaded loop is the current choice."""
+        return self._use_threads and numba.get_num_threads() > 1
 
 
 def batched_kernels(game: Game):
@@ -45,6 +149,11 @@ class VectorEnv:
 
     The returned arrays are owned by the env and overwritten by the next call; copy them to
     keep them. ``truncated[i]`` marks games cut by ``max_steps`` (0 = no cap).
+
+    ``parallel``: ``None`` (default) steps batches of ``PARALLEL_MIN_ENVS`` games or more on
+    numba's threads or on the calling thread, whichever is measured faster (see
+    :class:`FastestLoop`), and smaller ones on the calling thread; ``True``/``False``
+    forces one. The results are the same.
     """
 
     def __init__(
@@ -54,9 +163,12 @@ class VectorEnv:
         num_players: int | None = None,
         seed: int = 0,
         max_steps: int = 0,
+        parallel: bool | None = None,
         **options: Any,
     ) -> None:
         num_envs = check_int(num_envs, "num_envs", 1)
+        if parallel is not None and not isinstance(parallel, bool):
+            raise TypeError(f"parallel must be None, True or False, got {parallel!r}")
         max_steps = check_int(max_steps, "max_steps (0 = no cap)", 0)
         seed = check_seed(seed)
         self.game = game
@@ -79,10 +191,31 @@ class VectorEnv:
         self.truncated = np.zeros(b, dtype=np.bool_)
         kernels = batched_kernels(game)
         small = self.num_envs < PARALLEL_MIN_ENVS
-        self._reset_all = kernels.reset_all_serial if small else kernels.reset_all
-        self._step_all = kernels.step_all_serial if small else kernels.step_all
-        self._random_actions = random_actions_serial if small else random_actions
+        if parallel is None and small:
+            parallel = False
+        self._parallel = parallel
+        threaded = (kernels.reset_all, kernels.step_all, random_actions)
+        if parallel:
+            loops = threaded
+        elif small:
+            loops = (kernels.reset_all_serial, kernels.step_all_serial, random_actions_serial)
+        else:
+            loops = tuple(OnCallingThread(loop) for loop in threaded)
+        self._reset_all, self._step_all, self._random_actions = loops
+        # with a choice to make, a FastestLoop picks the one-thread or the threaded way
+        self._step_chooser = self._random_chooser = None
+        if parallel is None:
+            self._reset_all = kernels.reset_all
+            self._step_chooser = FastestLoop(loops[1], kernels.step_all)
+            self._random_chooser = FastestLoop(loops[2], random_actions)
         self.reset(seed)
+
+    @property
+    def uses_threads(self) -> bool:
+        """Whether steps currently run on numba's threads."""
+        if self._step_chooser is not None:
+            return self._step_chooser.uses_threads
+        return bool(self._parallel)
 
     def _result(self) -> VectorStep:
         return VectorStep(
@@ -104,8 +237,9 @@ class VectorEnv:
         not done, same observation. An out-of-range or illegal action raises ``ValueError``
         (a non-integer array ``TypeError``); no game moves.
         """
-        actions = check_actions(actions, self.num_envs)
-        bad = self._step_all(
+        # the kernel checks every action's range and legality before any game moves
+        actions = np.ascontiguousarray(check_actions(actions, self.num_envs))
+        args = (
             self.states,
             actions,
             self.obs,
@@ -116,12 +250,21 @@ class VectorEnv:
             self.truncated,
             self.max_steps,
         )
+        if self._step_chooser is None:
+            bad = self._step_all(*args)
+        else:  # judged by the games stepped: some callers step a few games of the batch
+            bad = self._step_chooser(int(np.count_nonzero(actions >= 0)), *args)
         if bad >= 0:
             action = int(actions[bad])
-            why = "is not legal" if 0 <= action < self.num_actions else "is out of range"
+            legal = legal_actions(self.masks[bad])
+            if not -1 <= action < self.num_actions:
+                raise ValueError(
+                    f"action {action} of game {bad} is out of range [-1, {self.num_actions}) "
+                    f"(-1 skips a game); legal actions there: {legal} (no game was stepped)"
+                )
             raise ValueError(
-                f"action {action} {why} in game {bad} (-1 skips a game); legal actions there: "
-                f"{legal_actions(self.masks[bad])} (no game was stepped)"
+                f"action {action} is not legal in game {bad}; legal actions there: "
+                f"{legal} (no game was stepped)"
             )
         return self._result()
 
@@ -132,7 +275,10 @@ class VectorEnv:
         """
         check_array(rng_states, "rng_states", (self.num_envs,), np.int64)
         actions = np.empty(self.num_envs, dtype=np.int64)
-        self._random_actions(self.masks, rng_states, actions)
+        if self._random_chooser is None:
+            self._random_actions(self.masks, rng_states, actions)
+        else:
+            self._random_chooser(self.num_envs, self.masks, rng_states, actions)
         return actions
 
     def reset_games(self, envs: np.ndarray, seeds: np.ndarray) -> VectorStep:

@@ -5,7 +5,14 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from presages_env.core.header import HDR_NUM_PLAYERS, HDR_RNG, HDR_TERMINAL
+from presages_env.core.header import (
+    HDR_NUM_PLAYERS,
+    HDR_RNG,
+    HDR_TERMINAL,
+    RNG_SLOTS,
+    rng_of,
+    wide_slots,
+)
 from presages_env.games.aciliande import kernel as k
 from presages_env.games.aciliande.game import (
     AciliandeGame,
@@ -82,7 +89,8 @@ def test_permuting_other_hands_and_undealt_cards_leaves_observation_unchanged(nu
                 moved = swap_owner(state, card_q, rng.choice(stock))
                 assert np.array_equal(observation(moved, viewer), observation(state, viewer))
             moved = state.copy()
-            moved[HDR_RNG] += 12345  # the future deals are nobody's knowledge
+            # the future deals are nobody's knowledge
+            moved[HDR_RNG : HDR_RNG + RNG_SLOTS] = wide_slots((rng_of(moved) + 12345) % 2**64, 8)
             assert np.array_equal(observation(moved, viewer), observation(state, viewer))
             checked += 1
     assert checked > 50

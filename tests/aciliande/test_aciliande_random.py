@@ -10,7 +10,7 @@ import numba as nb
 import numpy as np
 import pytest
 
-from presages_env.core.header import HDR_CURRENT, HDR_NUM_PLAYERS, HDR_STEP, HDR_TERMINAL
+from presages_env.core.header import HDR_CURRENT, HDR_NUM_PLAYERS, HDR_TERMINAL, read_step
 from presages_env.core.state_io import replay
 from presages_env.games.aciliande import kernel as k
 from presages_env.games.aciliande.game import AciliandeGame
@@ -172,7 +172,7 @@ def play_random_games(template, num_games, seed, outcome):
             code = NEVER_ENDS
         if code == OK and not coins_conserved(state, total):
             code = COINS_NOT_CONSERVED
-        if code == OK and state[HDR_STEP] < 1:
+        if code == OK and read_step(state) < 1:
             code = NEVER_ENDS
         outcome[g] = code
         checksum = (checksum * 31 + state.sum()) % 1_000_000_007

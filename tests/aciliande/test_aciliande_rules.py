@@ -7,6 +7,7 @@ so with dealer 2 of three players, seat 0 bids first and leads.
 import numpy as np
 import pytest
 
+from presages_env.core.header import HDR_NUM_PLAYERS, HDR_TERMINAL
 from presages_env.games.aciliande import kernel as k
 from presages_env.games.aciliande.game import (
     LEAVE,
@@ -327,13 +328,13 @@ def play_randomly_until_over(state, seed):
     rng = np.random.default_rng(seed)
     sizes = []
     mask = np.zeros(k.NUM_ACTIONS, dtype=np.int8)
-    rewards = np.zeros(int(state[0]), dtype=np.float32)
+    rewards = np.zeros(int(state[HDR_NUM_PLAYERS]), dtype=np.float32)
     last_manche = -1
-    while not state[3]:
+    while not state[HDR_TERMINAL]:
         if state[k.MANCHE] != last_manche and state[k.NODE] == k.NODE_BID:
             last_manche = int(state[k.MANCHE])
             sizes.append((hand_size(state), face_up_goddesses(state)))
-            dealt = [c for s in range(int(state[0])) for c in hand(state, s)]
+            dealt = [c for s in range(int(state[HDR_NUM_PLAYERS])) for c in hand(state, s)]
             assert not set(dealt) & {2, 3, 17}
         GAME.legal_mask(state, mask)
         GAME.step(state, rng.choice(np.flatnonzero(mask)), rewards)

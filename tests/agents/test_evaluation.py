@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 from presages_env.agents import HeuristicAgent, RandomAgent
-from presages_env.core.header import HDR_CURRENT, HDR_SEED
+from presages_env.core.header import HDR_CURRENT, seed_of
 from presages_env.evaluation import (
     Estimate,
     MatchResult,
@@ -46,7 +46,7 @@ class SeatRecorder:
         actions = np.empty(len(states), dtype=np.int64)
         mask = np.zeros(self.game.num_actions(4), dtype=np.int8)
         for row, state in enumerate(states):
-            self.seats_by_deal[int(state[HDR_SEED])].add(int(state[HDR_CURRENT]))
+            self.seats_by_deal[seed_of(state)].add(int(state[HDR_CURRENT]))
             self.game.legal_mask(state, mask)
             actions[row] = np.flatnonzero(mask)[0]
         return actions
@@ -57,7 +57,7 @@ class PairedPresident(PresidentGame):
 
     def teams(self, state: np.ndarray) -> np.ndarray:
         seats = np.arange(self.num_players_of(state))
-        return seats % 2 if state[HDR_SEED] % 2 else seats // 2
+        return seats % 2 if seed_of(state) % 2 else seats // 2
 
 
 def hand_made_result(seat_rewards, seat_sides, focus_side) -> MatchResult:

@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 import presages_env
-from presages_env.core.header import HDR_CURRENT, HDR_RNG, HDR_SEED, HDR_STEP, HDR_TERMINAL
+from presages_env.core.header import HDR_CURRENT, HDR_TERMINAL, HEADER_SIZE, seed_of, step_of
 from presages_env.core.rng import derive_seed, rng_below, rng_next, rng_seed, rng_shuffle
 from presages_env.games.president.game import PresidentGame
 
@@ -16,7 +16,7 @@ GAME = PresidentGame()
 
 def rng_state(seed: int) -> np.ndarray:
     """A state array holding only an RNG seeded with ``seed``."""
-    state = np.zeros(HDR_RNG + 1, dtype=np.int64)
+    state = np.zeros(HEADER_SIZE, dtype=np.int8)
     rng_seed(state, seed)
     return state
 
@@ -82,7 +82,7 @@ def test_derive_seed_is_deterministic_distinct_and_non_negative():
 def test_a_game_is_dealt_from_its_seed_alone():
     a, b = GAME.new_state(4, 1234), GAME.new_state(4, 1234)
     np.testing.assert_array_equal(a, b)
-    assert a[HDR_SEED] == 1234
+    assert seed_of(a) == 1234
     assert not np.array_equal(a, GAME.new_state(4, 1235))
 
 
@@ -156,7 +156,7 @@ def test_finished_games_are_replaced_by_a_fresh_deal():
     resets = 0
     for _, states, _, _, rewards, _, done, truncated in run(vec, 200):
         assert not truncated.any()
-        assert (states[done, HDR_STEP] == 0).all()
+        assert all(step_of(state) == 0 for state in states[done])
         assert (states[done, HDR_TERMINAL] == 0).all()
         assert (rewards[done] != 0).any(axis=1).all(), "a finished game pays its rewards"
         assert (states[:, HDR_TERMINAL] == 0).all()
@@ -172,7 +172,7 @@ def test_max_steps_truncates_and_resets():
         assert truncated.tolist() == [cut] * 4
         assert done.tolist() == [cut] * 4
         assert not rewards.any()
-        assert (states[:, HDR_STEP] == step % 10).all()
+        assert [step_of(state) for state in states] == [step % 10] * 4
 
 
 def test_random_actions_are_legal_deterministic_and_spread():
@@ -195,3 +195,48 @@ def test_small_batches_work(num_envs):
     assert history[-1][2].shape == (num_envs, vec.obs_size)
     assert history[-1][3].shape == (num_envs, vec.num_actions)
     assert history[-1][4].shape == (num_envs, 6)
+
+
+# ---- serial or threaded loop ----------------------------------------------------------------
+@pytest.mark.parametrize("faster", ["serial", "threaded"])
+def test_the_faster_loop_is_chosen_by_timing_both(faster):
+    import time
+
+    from presages_env.core.vector import FastestLoop
+
+    calls = {"serial": 0, "threaded": 0}
+
+    def loop(name: str, seconds: float):
+        def run(x):
+            calls[name] += 1
+            time.sleep(seconds)
+            return x
+
+        return run
+
+    slow, fast = 0.004, 0.001
+    chooser = FastestLoop(
+        loop("serial", fast if faster == "serial" else slow),
+        loop("threaded", fast if faster == "threaded" else slow),
+    )
+    for i in range(300):
+        assert chooser(10, i) == i
+    assert chooser.uses_threads == (faster == "threaded") or numba.get_num_threads() == 1
+    slow_calls = calls["threaded" if faster == "serial" else "serial"]
+    assert slow_calls < 300 * 0.15, "the slower loop only runs in the first calls and probes"
+
+
+@pytest.mark.parametrize("parallel", [False, True, None])
+def test_serial_threaded_and_chosen_loops_give_the_same_games(parallel):
+    def history(p):
+        return run(presages_env.make_vec("president", 300, num_players=5, seed=4, parallel=p), 60)
+
+    reference = history(False)
+    for a, b in zip(reference, history(parallel), strict=True):
+        for x, y in zip(a, b, strict=True):
+            np.testing.assert_array_equal(x, y)
+
+
+def test_parallel_must_be_a_bool_or_none():
+    with pytest.raises(TypeError, match="parallel"):
+        presages_env.make_vec("president", 4, parallel="yes")

@@ -11,7 +11,7 @@ import pytest
 from pettingzoo.test import api_test
 
 import presages_env
-from presages_env.core.header import HDR_CURRENT, HDR_STEP
+from presages_env.core.header import HDR_CURRENT, step_of
 from presages_env.core.state_io import apply_actions
 from presages_env.games.president import kernel as k
 from presages_env.games.president.game import PresidentGame, action_for, setup_position
@@ -259,9 +259,9 @@ def test_wrongly_typed_action_errors_name_the_legal_actions():
 def test_a_zero_dimensional_integer_array_is_a_valid_action():
     env = fresh_env()
     legal = int(np.flatnonzero(env.observe(env.agent_selection)["action_mask"])[0])
-    step_before = env.get_state()[HDR_STEP]
+    step_before = step_of(env.get_state())
     env.step(np.array(legal))
-    assert env.get_state()[HDR_STEP] == step_before + 1
+    assert step_of(env.get_state()) == step_before + 1
 
 
 def make_vector_env():
@@ -304,7 +304,7 @@ def test_vector_env_action_minus_one_skips_that_game_only():
     np.testing.assert_array_equal(vec.masks[1], skipped_mask)
     assert not vec.rewards[1].any() and not vec.done[1]
     for game in (0, 2, 3):
-        assert vec.states[game, HDR_STEP] == before[game, HDR_STEP] + 1 or vec.done[game]
+        assert step_of(vec.states[game]) == step_of(before[game]) + 1 or vec.done[game]
 
 
 @pytest.mark.parametrize(
@@ -448,11 +448,11 @@ def test_set_state_refuses_a_state_of_another_shape_or_player_count():
     env = presages_env.make("president", num_players=4)
     env.reset(seed=1)
     with pytest.raises(ValueError):
-        env.set_state(np.zeros(5, dtype=np.int64))
+        env.set_state(np.zeros(5, dtype=GAME.state_dtype))
     with pytest.raises(ValueError):
         env.set_state(GAME.new_state(3, 1))
     with pytest.raises(TypeError, match="never cast"):
-        env.set_state(env.get_state().astype(np.int32))
+        env.set_state(env.get_state().astype(np.int64))
 
 
 # ---- rendering ----------------------------------------------------------------------------

@@ -18,7 +18,7 @@ from typing import Any, Literal
 import numpy as np
 
 from presages_env.core.game import Game
-from presages_env.core.header import HDR_CURRENT, HDR_NUM_PLAYERS, HDR_SEED, HDR_TERMINAL
+from presages_env.core.header import HDR_CURRENT, HDR_NUM_PLAYERS, HDR_TERMINAL, seed_of
 from presages_env.core.state_io import apply_actions
 from presages_env.games.aciliande import kernel as k
 from presages_env.games.aciliande import validate as v
@@ -94,6 +94,8 @@ class AciliandeGame(Game):
     default_players = 4
     obs_dtype = np.int16
     Options = AciliandeOptions
+    state_dtype = k.STATE_DTYPE
+    layout_version = 2
     kernel = k
     validator = v
 
@@ -206,7 +208,7 @@ class AciliandeGame(Game):
         header = (
             f"Aciliande — manche {int(state[k.MANCHE])}, dealer player_{int(state[k.DEALER])}, "
             f"hand size {int(state[k.HAND_SIZE]) or '(dealer chooses)'}, "
-            f"pot {int(state[k.POT])} coin(s), seed {int(state[HDR_SEED])}"
+            f"pot {int(state[k.POT])} coin(s), seed {seed_of(state)}"
         )
         lines = [header, f"  Goddesses: {goddesses}"]
         if state[k.DUEL]:

@@ -1,6 +1,8 @@
-"""Aciliande rules as numba kernels over a flat ``int64`` state.
+"""Aciliande rules as numba kernels over a flat ``int16`` state (``STATE_DTYPE``).
 
-State layout (offsets after the shared header; seats 0..n-1, unused seat slots stay 0):
+State layout (offsets after the shared header; seats 0..n-1, unused seat slots stay 0).
+``int16`` because the stake (up to 1000), the pot and the coins received (up to 7 x 1000)
+need more than a byte; every other slot fits one (lives at most 99, cards 21, tricks 11).
 
 Options (written by ``AciliandeGame.write_options``, never touched by ``reset``)
     OPT_GODDESSES[3]   card numbers of the three Goddesses
@@ -50,14 +52,16 @@ import numpy as np
 from presages_env.core.header import (
     HDR_CURRENT,
     HDR_NUM_PLAYERS,
-    HDR_SEED,
-    HDR_STEP,
     HDR_TERMINAL,
     HEADER_SIZE,
+    count_step,
+    set_step,
+    write_seed,
 )
 from presages_env.core.rng import rng_below, rng_seed, rng_shuffle
 from presages_env.games.aciliande.cards import NUM_CARDS
 
+STATE_DTYPE = np.int16
 MAX_PLAYERS = 7
 MAX_TRICKS = NUM_CARDS // 2  # two players, eleven cards each
 NUM_GODDESSES = 3
@@ -237,8 +241,8 @@ def start_manche(state):
 @nb.njit(cache=True)
 def reset(state, seed):
     rng_seed(state, seed)
-    state[HDR_SEED] = seed
-    state[HDR_STEP] = 0
+    write_seed(state, seed)
+    set_step(state, 0)
     state[HDR_TERMINAL] = 0
     n = state[HDR_NUM_PLAYERS]
     state[NODE:STATE_SIZE] = 0
@@ -514,7 +518,7 @@ def place_bid(state, bid):
 def step(state, action, rewards):
     for seat in range(state[HDR_NUM_PLAYERS]):
         rewards[seat] = 0.0
-    state[HDR_STEP] += 1
+    count_step(state)
     node = state[NODE]
     if node == NODE_HAND_SIZE:
         deal(state, action - ACT_HAND_SIZE + 1)
@@ -616,7 +620,7 @@ def sample_world(state, player, seed, world):
     """
     world[:] = state
     rng_seed(world, seed)
-    world[HDR_SEED] = seed
+    write_seed(world, seed)
     hidden = np.empty(NUM_CARDS, dtype=np.int64)
     count = 0
     for card in range(NUM_CARDS):

@@ -14,7 +14,14 @@ from typing import Any
 import numpy as np
 
 from presages_env.core.game import Game
-from presages_env.core.header import HDR_CURRENT, HDR_NUM_PLAYERS, HDR_SEED, HDR_TERMINAL
+from presages_env.core.header import (
+    HDR_CURRENT,
+    HDR_NUM_PLAYERS,
+    HDR_TERMINAL,
+    seed_of,
+    wide_slots,
+    wide_value,
+)
 from presages_env.core.state_io import apply_actions
 from presages_env.games.presages import kernel as k
 from presages_env.games.presages import validate as v
@@ -148,6 +155,8 @@ class PresagesGame(Game):
     default_players = 4
     obs_dtype = np.int8
     Options = PresagesOptions
+    state_dtype = k.STATE_DTYPE
+    layout_version = 2
     kernel = k
     validator = v
 
@@ -167,11 +176,14 @@ class PresagesGame(Game):
     def write_options(self, state: np.ndarray, options: PresagesOptions) -> None:
         for name, slot in _FLAG_SLOTS.items():
             state[slot] = int(bool(getattr(options, name)))
-        state[k.OPT_ROUND_REWARD_MILLI] = round(options.round_reward * 1000)
+        milli = round(options.round_reward * 1000)
+        end = k.OPT_ROUND_REWARD_MILLI + k.ROUND_REWARD_SLOTS
+        state[k.OPT_ROUND_REWARD_MILLI : end] = wide_slots(milli, k.ROUND_REWARD_SLOTS)
 
     def read_options(self, state: np.ndarray) -> PresagesOptions:
         flags = {name: bool(state[slot]) for name, slot in _FLAG_SLOTS.items()}
-        return PresagesOptions(**flags, round_reward=int(state[k.OPT_ROUND_REWARD_MILLI]) / 1000)
+        milli = wide_value(state, k.OPT_ROUND_REWARD_MILLI, k.ROUND_REWARD_SLOTS)
+        return PresagesOptions(**flags, round_reward=milli / 1000)
 
     def obs_high(self, num_players: int) -> np.ndarray:
         """Highest value of each entry over every state ``validate_state`` accepts (all that
@@ -333,7 +345,7 @@ def render_text(state: np.ndarray, colour: bool = True) -> str:
         for t in range(int(state[k.NUM_TEAMS]))
     ]
     lines = [
-        f"Présages — {n} players, seed {int(state[HDR_SEED])}, round {round_number(state)}, "
+        f"Présages — {n} players, seed {seed_of(state)}, round {round_number(state)}, "
         f"bout {int(state[k.BOUT])}",
         "  " + " | ".join(team_names),
     ]

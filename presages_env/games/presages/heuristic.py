@@ -17,8 +17,8 @@ card, keeping high ones for the final comparison.
 import numba as nb
 import numpy as np
 
-from presages_env.core.header import HDR_CURRENT, HDR_NUM_PLAYERS, HDR_RNG
-from presages_env.core.rng import rng_seed, rng_shuffle
+from presages_env.core.header import HDR_CURRENT, HDR_NUM_PLAYERS
+from presages_env.core.rng import rng_get, rng_seed, rng_set, rng_shuffle
 from presages_env.games.presages import kernel as k
 from presages_env.games.presages.cards import (
     BETRAYAL,
@@ -212,13 +212,13 @@ def _expected_value(obs, table, hands, direction, pool, scratch):
     n = _players(obs)
     if not _on_table(table[:n], 0):
         return _bout_value(obs, table, hands, scratch)
-    first_draw = scratch[HDR_RNG]  # every option is scored on the same completions
+    first_draw = rng_get(scratch)  # every option is scored on the same completions
     total = 0.0
     for _ in range(SAMPLES):
         trial = table.copy()
         _fill_empty_seats(n, trial, pool, direction, scratch)
         total += _bout_value(obs, trial, hands, scratch)
-    scratch[HDR_RNG] = first_draw
+    rng_set(scratch, first_draw)
     return total / SAMPLES
 
 
@@ -409,7 +409,7 @@ def heuristic_values(obs, masks, actions, values):
     ``scratch`` is a kernel state that holds only what the kernel's rules read (the table,
     the asked node) and the sampling RNG, seeded from the observation so that an observation
     always gets the same action."""
-    scratch = np.zeros(k.STATE_SIZE, dtype=np.int64)
+    scratch = np.zeros(k.STATE_SIZE, dtype=k.STATE_DTYPE)
     row_values = np.empty(masks.shape[1])
     for i in range(masks.shape[0]):
         seed = 0

@@ -5,9 +5,15 @@ give a player is one decision node with its own mask; ⚡ chains are tail calls 
 reply, Wrath replacement or Betrayal gift is the last step of the effect that asked for
 it), so the state needs no stack.
 
-State layout (``int64``; slots after the shared header of :mod:`presages_env.core.header`).
-Per-card arrays have 36 entries indexed by card value (entry 0 unused); per-seat arrays
-have ``MAX_SEATS`` entries whatever the player count. "seat+1" slots hold 0 for "nobody".
+State layout (``int8``, ``STATE_DTYPE``; slots after the shared header of
+:mod:`presages_env.core.header`). Per-card arrays have 36 entries indexed by card value
+(entry 0 unused); per-seat arrays have ``MAX_SEATS`` entries whatever the player count.
+"seat+1" slots hold 0 for "nobody". Every slot fits a signed byte: card values are at most
+35, locations 18, seats 6, bouts of a round at most the 30 cards in hands (each bout
+discards one), rounds 4; the two exceptions are handled explicitly: the per-round pair
+counters saturate at ``PAIR_COUNT_MAX`` (127; the observation showed them clipped there
+already), and the shaping option, up to 1000 thousandths, spans two slots (a wide field,
+read with :func:`presages_env.core.header.load_wide`).
 
 ======================  =====  ===========================================================
 slot                    size   meaning
@@ -19,7 +25,8 @@ OPT_DREAM_BY_TARGET     1      option: the Dream target resolves its reply's ⚡
 OPT_BETRAYAL_LAW_FIRST  1      option: Law binds Betrayal's gift as judged before the take
                                (Game Park, G3)
 OPT_REVEAL_ALL          1      option: every hand is revealed at round end (G5)
-OPT_ROUND_REWARD_MILLI  1      option: per-round shaping reward, in thousandths
+OPT_ROUND_REWARD_MILLI  2      option: per-round shaping reward, in thousandths (0..1000,
+                               a wide field: low byte first)
 LOC                     36     where card c is: seat s's hand = s, in front of seat s =
                                LOC_FRONT + s, LOC_DISCARD, LOC_ASIDE or LOC_BOX
 FRONT                   6      card lying in front of seat s (0: none)
@@ -50,7 +57,7 @@ WINNING_TEAM            1      (-1 until the game is over)
 DISCARD_COUNT, _LIST    1+35   discard pile of the round, in order
 START_ABSOLU            6      Absolu dealt face up to seat s in round 1 (public)
 ABS_PAIRS, SECRET_PAIRS 36+36  Absolu exchanges actor*6+target / Secrets shower*6+viewer,
-                               counted this round (public)
+                               counted this round, up to PAIR_COUNT_MAX (public)
 PLACER                  36     seat+1 that placed card c now in play
 DISC_ORDER, DISC_BOUT,  4x36   for each discarded card: rank in the pile, bout, seat+1 it
 DISC_SEAT, DISC_KIND           came from, KIND_* reason
@@ -78,10 +85,12 @@ import numpy as np
 from presages_env.core.header import (
     HDR_CURRENT,
     HDR_NUM_PLAYERS,
-    HDR_SEED,
-    HDR_STEP,
     HDR_TERMINAL,
     HEADER_SIZE,
+    count_step,
+    load_wide,
+    set_step,
+    write_seed,
 )
 from presages_env.core.rng import rng_below, rng_seed, rng_shuffle
 from presages_env.games.presages.cards import (
@@ -107,11 +116,14 @@ from presages_env.games.presages.cards import (
     YELLOW,
 )
 
+STATE_DTYPE = np.int8
 MAX_SEATS = 6
 MAX_TEAMS = 3
 CARD_SLOTS = NUM_CARDS + 1
 LOG_CAP = 24
 LOG_FIELDS = 4
+PAIR_COUNT_MAX = 127  # the pair counters stop there (the observation is int8)
+ROUND_REWARD_SLOTS = 2
 
 # ---- locations --------------------------------------------------------------------------
 LOC_FRONT = 8
@@ -176,7 +188,7 @@ OPT_DREAM_BY_TARGET = OPT_WINNER_IS_PLACER + 1
 OPT_BETRAYAL_LAW_FIRST = OPT_DREAM_BY_TARGET + 1
 OPT_REVEAL_ALL = OPT_BETRAYAL_LAW_FIRST + 1
 OPT_ROUND_REWARD_MILLI = OPT_REVEAL_ALL + 1
-GAME_START = OPT_ROUND_REWARD_MILLI + 1  # first slot rewritten by reset
+GAME_START = OPT_ROUND_REWARD_MILLI + ROUND_REWARD_SLOTS  # first slot rewritten by reset
 LOC = GAME_START
 FRONT = LOC + CARD_SLOTS
 HAND_COUNT = FRONT + MAX_SEATS
@@ -574,8 +586,8 @@ def _deal_later_round(state):
 def reset(state, seed):
     """Deal a new game: teams from the face-up Absolus, round 1, first bout."""
     rng_seed(state, seed)
-    state[HDR_SEED] = seed
-    state[HDR_STEP] = 0
+    write_seed(state, seed)
+    set_step(state, 0)
     state[HDR_TERMINAL] = 0
     for i in range(GAME_START, STATE_SIZE):
         state[i] = 0
@@ -590,8 +602,8 @@ def reset(state, seed):
 def start_position(state, seed, starter):
     """Start a bout at a position written by ``game.setup_position`` (LOC, teams, round...)."""
     rng_seed(state, seed)
-    state[HDR_SEED] = seed
-    state[HDR_STEP] = 0
+    write_seed(state, seed)
+    set_step(state, 0)
     state[HDR_TERMINAL] = 0
     state[LAST_ROUND_WINNER] = -1
     state[WINNING_TEAM] = -1
@@ -869,7 +881,7 @@ def _after_bout(state, rewards):
     team = state[TEAM + winner]
     state[LAST_ROUND_WINNER] = winner
     _reveal_round_end(state)
-    shaping = state[OPT_ROUND_REWARD_MILLI]
+    shaping = np.int64(load_wide(state, OPT_ROUND_REWARD_MILLI, ROUND_REWARD_SLOTS))
     if shaping != 0:
         _team_rewards(state, team, np.float32(shaping / 1000.0), rewards)
     state[ROUNDS_WON + team] += 1
@@ -898,14 +910,21 @@ def obeys(card, direction):
 
 @nb.njit(cache=True)
 def _mask_hand(state, mask, seat, excluded, direction):
-    """Hand cards of ``seat`` but ``excluded``, kept to Law's ``direction`` if possible."""
+    """Hand cards of ``seat`` but ``excluded``, kept to Law's ``direction`` if possible.
+
+    Written without branches on the cards (the loops vectorise); the card entries of
+    ``mask`` are all written, the others left alone.
+    """
+    free = direction == DIR_NONE
+    below = direction == DIR_BELOW
     obeys_any = False
     for c in range(1, CARD_SLOTS):
-        if state[LOC + c] == seat and c != excluded and obeys(c, direction):
-            obeys_any = True
+        held = (state[LOC + c] == seat) & (c != excluded)
+        obeys_any |= held & (free | (below == (c < LAW)))
+    free |= not obeys_any
     for c in range(1, CARD_SLOTS):
-        if state[LOC + c] == seat and c != excluded and (not obeys_any or obeys(c, direction)):
-            mask[c - 1] = 1
+        held = (state[LOC + c] == seat) & (c != excluded)
+        mask[c - 1] = held & (free | (below == (c < LAW)))
 
 
 @nb.njit(cache=True)
@@ -975,7 +994,8 @@ def _step_secret(state, node, action, rewards):
     viewer = state[SECRET_PARTNER] if shower == holder else holder
     state[SEEN_FROM + viewer * CARD_SLOTS + card] = shower + 1
     state[SHOWN_TO + shower * CARD_SLOTS + card] = viewer + 1
-    state[SECRET_PAIRS + shower * MAX_SEATS + viewer] += 1
+    pair = SECRET_PAIRS + shower * MAX_SEATS + viewer
+    state[pair] = min(state[pair] + 1, PAIR_COUNT_MAX)
     _log(state, EV_SECRET, shower + 1, viewer + 1, 0)
     _continue_bout(state, rewards)
 
@@ -1004,7 +1024,8 @@ def _step_absolute(state, node, action, rewards):
     state[ABS_RECV + target * CARD_SLOTS + given] = actor + 1
     state[ABS_GAVE + target * CARD_SLOTS + card] = actor + 1
     state[ABS_RECV + actor * CARD_SLOTS + card] = target + 1
-    state[ABS_PAIRS + actor * MAX_SEATS + target] += 1
+    pair = ABS_PAIRS + actor * MAX_SEATS + target
+    state[pair] = min(state[pair] + 1, PAIR_COUNT_MAX)
     _log(state, EV_ABSOLU, actor + 1, target + 1, 0)
     _continue_bout(state, rewards)
 
@@ -1044,7 +1065,7 @@ def _step_table(state, node, action, rewards):
 def step(state, action, rewards):
     """Apply the current seat's legal ``action`` and advance to the next decision."""
     rewards[:] = 0.0
-    state[HDR_STEP] += 1
+    count_step(state)
     node = state[NODE]
     seat = state[HDR_CURRENT]
     card = action + 1 - CARD_ACTION_BASE
@@ -1131,8 +1152,8 @@ def observe(state, player, obs):
     for t in range(MAX_TEAMS):
         obs[OBS_ROUNDS_WON + t] = state[ROUNDS_WON + t]
     for i in range(MAX_SEATS * MAX_SEATS):
-        obs[OBS_ABS_PAIRS + i] = min(state[ABS_PAIRS + i], 127)
-        obs[OBS_SECRET_PAIRS + i] = min(state[SECRET_PAIRS + i], 127)
+        obs[OBS_ABS_PAIRS + i] = state[ABS_PAIRS + i]
+        obs[OBS_SECRET_PAIRS + i] = state[SECRET_PAIRS + i]
     _observe_cards(state, me, obs)
     for i in range(LOG_CAP * LOG_FIELDS):
         obs[OBS_LOG + i] = state[LOG + i]
@@ -1227,7 +1248,7 @@ def sample_world(state, player, seed, world):
     """
     world[:] = state
     rng_seed(world, seed)
-    world[HDR_SEED] = seed
+    write_seed(world, seed)
     n = state[HDR_NUM_PLAYERS]
     room = np.zeros(MAX_SEATS + 1, dtype=np.int64)  # free places per seat, then set aside
     free = 0

@@ -9,7 +9,7 @@ from typing import Literal
 import numpy as np
 
 from presages_env.core.game import Game
-from presages_env.core.header import HDR_CURRENT, HDR_NUM_PLAYERS, HDR_SEED, HDR_TERMINAL
+from presages_env.core.header import HDR_CURRENT, HDR_NUM_PLAYERS, HDR_TERMINAL, seed_of
 from presages_env.games.president import kernel as k
 from presages_env.games.president import validate as v
 from presages_env.games.president.cards import NUM_RANKS, RANK_NAMES, SET_NAMES, SUITS
@@ -40,6 +40,8 @@ class PresidentGame(Game):
     max_players = 6
     default_players = 4
     Options = PresidentOptions
+    state_dtype = k.STATE_DTYPE
+    layout_version = 2
     kernel = k
     validator = v
 
@@ -106,7 +108,7 @@ class PresidentGame(Game):
         lines = [
             f"Président — manche {min(int(state[k.MANCHE]) + 1, int(state[k.OPT_NUM_MANCHES]))}"
             f"/{int(state[k.OPT_NUM_MANCHES])}, "
-            f"seed {int(state[HDR_SEED])}"
+            f"seed {seed_of(state)}"
         ]
         if state[k.TOP_RANK] >= 0:
             rank, count = int(state[k.TOP_RANK]), int(state[k.TOP_COUNT])

@@ -1,6 +1,9 @@
 """Président rules kernel: the only place where the rules of Président are written.
 
-State layout (``int64``; slots after the shared header of :mod:`presages_env.core.header`).
+State layout (``int8``, ``STATE_DTYPE``; slots after the shared header of
+:mod:`presages_env.core.header`). Every slot fits a signed byte: counts of a rank are at most
+4, seats and places at most 5, ranks at most 12, the manche at most 60 (the option's limit)
+and a seed score at most 2 per manche, 120.
 Players keep their identity (``player_0``...) for the whole match; the seating, i.e. the turn
 order, is re-arranged after each manche, so "seat" below means a position at the table and
 "player" an identity. Arrays are sized for ``MAX_PLAYERS`` whatever the player count.
@@ -38,14 +41,16 @@ import numpy as np
 from presages_env.core.header import (
     HDR_CURRENT,
     HDR_NUM_PLAYERS,
-    HDR_SEED,
-    HDR_STEP,
     HDR_TERMINAL,
     HEADER_SIZE,
+    count_step,
+    set_step,
+    write_seed,
 )
 from presages_env.core.rng import rng_below, rng_seed, rng_shuffle
 from presages_env.games.president.cards import NUM_CARDS, NUM_RANKS, SUITS
 
+STATE_DTYPE = np.int8
 MAX_PLAYERS = 6
 MAX_SET = 4  # single, pair, triple, quad
 
@@ -170,8 +175,8 @@ def reset(state, seed):
     """Deal the first manche: random dealer, seating in player order."""
     rng_seed(state, seed)
     n = state[HDR_NUM_PLAYERS]
-    state[HDR_SEED] = seed
-    state[HDR_STEP] = 0
+    write_seed(state, seed)
+    set_step(state, 0)
     state[HDR_TERMINAL] = 0
     for p in range(MAX_PLAYERS):
         state[PLAYER_AT_SEAT + p] = p
@@ -315,7 +320,7 @@ def step(state, action, rewards):
     n = state[HDR_NUM_PLAYERS]
     for p in range(n):
         rewards[p] = 0.0
-    state[HDR_STEP] += 1
+    count_step(state)
     player = state[HDR_CURRENT]
     if state[PHASE] == PHASE_GIVE_BACK:
         _give_back(state, (action - 1) // MAX_SET)
@@ -502,7 +507,7 @@ def sample_world(state, player, seed, world):
     """
     world[:] = state
     rng_seed(world, seed)
-    world[HDR_SEED] = seed
+    write_seed(world, seed)
     world[DECK : DECK + NUM_CARDS] = 0
     n = state[HDR_NUM_PLAYERS]
     unseen = np.empty(NUM_RANKS, dtype=np.int64)
