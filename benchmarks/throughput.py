@@ -350,6 +350,8 @@ def main() -> None:
             n = presages_env.get_game(game).default_players
             env = presages_env.make(game, num_players=n)
             aec_loop(env, 0.2)  # compile / warm up
+            if args.patience > 0:
+                wait_until_quiet(args.quiet, args.patience)
             rows[f"{game} ({n}p) AEC"] = aec_loop(env, args.seconds)
         width = max(len(name) for name in rows)
         print(f"\n{'AEC benchmark':<{width}}  {'steps/s':>12}")
