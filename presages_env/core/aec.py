@@ -11,7 +11,7 @@ from pettingzoo import AECEnv
 
 from presages_env.core.actions import check_action
 from presages_env.core.game import Game
-from presages_env.core.header import HDR_CURRENT, HDR_STEP, HDR_TERMINAL
+from presages_env.core.header import HDR_CURRENT, HDR_STEP, HDR_TERMINAL, TRUNCATED
 from presages_env.core.validation import check_int, check_seed, checked_state
 
 
@@ -179,9 +179,9 @@ class CardGameEnv(AECEnv):
         self.agents = list(self.possible_agents)
         self.rewards = dict.fromkeys(self.agents, 0.0)
         self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
-        over = self.game.is_over(self._state)
-        self.terminations = dict.fromkeys(self.agents, over)
-        self.truncations = dict.fromkeys(self.agents, False)
+        cut = self._state[HDR_TERMINAL] == TRUNCATED
+        self.terminations = dict.fromkeys(self.agents, self.game.is_over(self._state) and not cut)
+        self.truncations = dict.fromkeys(self.agents, bool(cut))
         self._obs_step[:] = -1
         self._mask_step = -1
         self._info_key = None  # a new episode rebuilds every per-agent dict, infos included
@@ -207,7 +207,9 @@ class CardGameEnv(AECEnv):
         for i, a in enumerate(self.possible_agents):
             self.rewards[a] = rewards[i]
         self._accumulate_rewards()
-        if self._state[HDR_TERMINAL]:
+        if self._state[HDR_TERMINAL] == TRUNCATED:  # the game's own step cap
+            self.truncations = dict.fromkeys(self.agents, True)
+        elif self._state[HDR_TERMINAL]:
             self.terminations = dict.fromkeys(self.agents, True)
         elif self.max_steps is not None and self._state[HDR_STEP] >= self.max_steps:
             self.truncations = dict.fromkeys(self.agents, True)

@@ -14,7 +14,7 @@ import types
 
 import numba as nb
 
-from presages_env.core.header import HDR_CURRENT, HDR_RNG, HDR_STEP, HDR_TERMINAL
+from presages_env.core.header import HDR_CURRENT, HDR_RNG, HDR_STEP, HDR_TERMINAL, TRUNCATED
 from presages_env.core.rng import choose_legal, derive_seed, splitmix_next
 
 # Names the templates use; bound per game by `specialise`.
@@ -47,7 +47,8 @@ def _step_all(states, actions, obs, masks, rewards, current, done, truncated, ma
             truncated[i] = False
             continue
         step(state, actions[i], rewards[i])
-        truncated[i] = state[HDR_TERMINAL] == 0 and max_steps > 0 and state[HDR_STEP] >= max_steps
+        capped = state[HDR_TERMINAL] == 0 and max_steps > 0 and state[HDR_STEP] >= max_steps
+        truncated[i] = capped or state[HDR_TERMINAL] == TRUNCATED
         done[i] = state[HDR_TERMINAL] != 0 or truncated[i]
         if done[i]:
             # the next game's seed comes from this game's RNG: reproducible per env

@@ -33,6 +33,7 @@ from presages_env.core.header import (
     HDR_STEP,
     HDR_TERMINAL,
     HEADER_SIZE,
+    TRUNCATED,
 )
 
 if TYPE_CHECKING:
@@ -121,7 +122,10 @@ def check_state_array(game: Game, state: Any, num_players: int | None = None) ->
             f"a {n}-player {game.name} state has {size} slots, got {state.size} "
             f"(shape {state.shape})"
         )
-    terminal = reader.one("HDR_TERMINAL", HDR_TERMINAL, 0, 1)
+    # only a game with a step cap of its own may end truncated (HDR_TERMINAL = TRUNCATED)
+    terminal = reader.one(
+        "HDR_TERMINAL", HDR_TERMINAL, 0, TRUNCATED if game.truncates_itself else 1
+    )
     if terminal:
         reader.one("HDR_CURRENT", HDR_CURRENT, -1, -1)
     else:

@@ -1,0 +1,572 @@
+"""Res Arcana rules kernel: the entry points every caller uses.
+
+Spec: ``shared/rules/res_arcana.md`` and its French seed; decisions taken where they are
+silent are in ``docs/res_arcana.md``. The rules are split by concern behind these entry
+points: ``layout.py`` (the documented state, action and observation layouts), ``cards.py``
+(the card table), ``payments.py`` (essences, payments, gains), ``tableau.py`` (decks,
+moving cards, scoring), ``effects.py`` (powers, reactions, component choices) and
+``phases.py`` (setup, rounds, victory checks, the decision loop).
+
+``reset``/``legal_mask``/``step``/``observe`` follow :mod:`presages_env.core.game`;
+``sample_world`` re-deals what a seat cannot see, for search and for the no-leak tests.
+"""
+
+import numba as nb
+import numpy as np
+
+from presages_env.core.header import (
+    HDR_CURRENT,
+    HDR_NUM_PLAYERS,
+    HDR_SEED,
+    HDR_STEP,
+    HDR_TERMINAL,
+)
+from presages_env.core.rng import rng_below, rng_seed, rng_shuffle
+from presages_env.games.res_arcana.cards import (
+    ALL,
+    COST,
+    COST_ANY,
+    FIRST_MAGE,
+    FIRST_MONUMENT,
+    FIRST_PLACE,
+    IS_DRAGON,
+    MONUMENT_COST_GOLD,
+    NUM_ARTIFACTS,
+    NUM_COMPONENTS,
+    NUM_ESSENCES,
+    NUM_MAGES,
+    NUM_PLACES,
+    NUM_POWERS,
+    PW_COMP,
+    G,
+)
+from presages_env.games.res_arcana.effects import (
+    declinable,
+    dragon_ignore_usable,
+    orders,
+    pay_x_options,
+    power_usable,
+    reaction_usable,
+    target_ok,
+)
+from presages_env.games.res_arcana.layout import (
+    A_CLAIM_MONUMENT,
+    A_CLAIM_MONUMENT_TOP,
+    A_CLAIM_PLACE,
+    A_COMPONENT,
+    A_DISCARD,
+    A_DONE,
+    A_DRAGON_IGNORE,
+    A_ESSENCE,
+    A_LOOK_MONUMENTS,
+    A_LOOK_OWN,
+    A_NO,
+    A_ORDER,
+    A_PASS,
+    A_PLACE,
+    A_POWER,
+    A_SEAT,
+    A_YES,
+    ACT_COMP,
+    ACT_COUNT,
+    ACT_KIND,
+    ACT_PLAYER,
+    ACT_POWER,
+    ACT_STAGE,
+    ACT_TARGET,
+    ACT_X,
+    ACT_XTYPE,
+    CHECK_ACTIVE,
+    COL_K,
+    COL_STAGE,
+    DECK,
+    DECK_CAP,
+    DECK_SIZE,
+    DISPLAY,
+    FIRST_PLAYER,
+    GAIN_DEST,
+    GAIN_LEFT,
+    GAIN_MASK,
+    GAIN_MIN,
+    GAIN_MODE,
+    GAIN_PLAYER,
+    KNOWN_TOP,
+    LOC,
+    LOC_BOX,
+    LOC_CENTER,
+    LOC_DECK,
+    LOC_DISCARD,
+    LOC_DISPLAY,
+    LOC_HAND,
+    LOC_MAGE_OPTION,
+    LOC_MON_DECK,
+    LOC_PLACING,
+    LOC_PLAY,
+    LOC_SUPPLY,
+    LOOK_COUNT,
+    LOOK_DECK,
+    MAGE_PICK,
+    MAX_PLAYERS,
+    MON_DECK,
+    MON_DECK_SIZE,
+    MON_KNOWN,
+    NODE,
+    NODE_ACTION,
+    NODE_FORGE,
+    NODE_GAIN,
+    NODE_LOOK,
+    NODE_PAY,
+    NODE_PAY_X,
+    NODE_REACT,
+    NODE_REORDER,
+    NODE_RIVAL,
+    NODE_STATUE,
+    NODE_TARGET,
+    NUM_ACTIONS,
+    OBS_COMPONENTS,
+    OBS_CURRENT,
+    OBS_FIRST_PLAYER,
+    OBS_ME,
+    OBS_MON_DECK_SIZE,
+    OBS_MON_TOP,
+    OBS_MY_MAGE_PICK,
+    OBS_MY_TOP,
+    OBS_NODE,
+    OBS_NUM_PLAYERS,
+    OBS_PENDING,
+    OBS_PHASE,
+    OBS_ROUND,
+    OBS_SEATS,
+    OBS_SIZE,
+    OBS_TOKEN_TAKEN,
+    OBS_TURN_PLAYER,
+    OWNER,
+    PASSED,
+    PAY_APPLIED,
+    PAY_GOLD_DISCOUNT,
+    PAY_LEFT,
+    PAY_MASK,
+    PAY_MIN,
+    PAY_NEED,
+    PAY_PAID,
+    PAY_PLAYER,
+    PHASE,
+    PHASE_SETUP_MAGES,
+    PLANE_OWNER,
+    PLANE_STORED,
+    PLANE_TURNED,
+    PLANE_ZONE,
+    POOL,
+    ROUND,
+    SEAT_DECK,
+    SEAT_DISCARD,
+    SEAT_FIELDS,
+    SEAT_HAND,
+    SEAT_KNOWN_TOP,
+    SEAT_MAGE_PICKED,
+    SEAT_MON_KNOWN,
+    SEAT_PASSED,
+    SEAT_POOL,
+    SEAT_VP,
+    SEAT_WINNER,
+    SEEN,
+    STATE_SIZE,
+    STATUE_USER,
+    STORED,
+    TGT_CURSOR,
+    TGT_KIND,
+    TGT_PLAYER,
+    TOKEN_TAKEN,
+    TURN_PLAYER,
+    TURNED,
+    WINNER,
+    Z_BOX,
+    Z_CENTER,
+    Z_DISCARD,
+    Z_DISPLAY,
+    Z_MON_DECK,
+    Z_MY_DECK,
+    Z_MY_HAND,
+    Z_MY_MAGE_OPTION,
+    Z_PLACING,
+    Z_PLAY,
+    Z_SUPPLY,
+    Z_UNKNOWN,
+)
+from presages_env.games.res_arcana.payments import (
+    can_pay,
+    covers,
+    gain_options,
+    pay_options,
+    pool_of,
+    vector_of,
+)
+from presages_env.games.res_arcana.phases import advance, apply_decision, deal, truncate_if_capped
+from presages_env.games.res_arcana.tableau import (
+    count_at,
+    deck_top,
+    monument_top,
+    passive_discounts,
+    victory_points,
+)
+
+# sizes the core reads, as plain ints
+NUM_ACTIONS = int(NUM_ACTIONS)
+OBS_SIZE = int(OBS_SIZE)
+STATE_SIZE = int(STATE_SIZE)
+
+
+@nb.njit(cache=True)
+def reset(state, seed):
+    """Deal a new game (options kept) and run it to the first decision: a mage pick."""
+    rng_seed(state, seed)
+    state[HDR_SEED] = seed
+    state[HDR_STEP] = 0
+    state[HDR_TERMINAL] = 0
+    deal(state, np.zeros(MAX_PLAYERS, dtype=np.float32))
+
+
+@nb.njit(cache=True)
+def start_position(state, seed):
+    """Run a position written by ``game.setup_position`` to its first decision."""
+    rng_seed(state, seed)
+    state[HDR_SEED] = seed
+    state[HDR_STEP] = 0
+    state[HDR_TERMINAL] = 0
+    advance(state, np.zeros(MAX_PLAYERS, dtype=np.float32))
+
+
+@nb.njit(cache=True)
+def step(state, action, rewards):
+    """Apply the current seat's legal ``action`` and run to the next decision."""
+    rewards[:] = 0.0
+    state[HDR_STEP] += 1
+    apply_decision(state, action)
+    advance(state, rewards)
+    truncate_if_capped(state)
+
+
+# =========================================================================================
+# legal actions
+# =========================================================================================
+@nb.njit(cache=True)
+def _mask_turn(state, seat, mask):
+    """§3 phase 2: place, claim, discard, use a power, pass."""
+    pool = pool_of(state, seat)
+    dragon, artifact = passive_discounts(state, seat)
+    for a in range(NUM_ARTIFACTS):
+        if state[LOC + a] == LOC_HAND and state[OWNER + a] == seat:
+            mask[A_DISCARD + a] = 1
+            dragon_part = dragon if IS_DRAGON[a] else 0
+            if can_pay(pool, vector_of(COST, a), COST_ANY[a], ALL, dragon_part, artifact):
+                mask[A_PLACE + a] = 1
+    if pool[G] >= MONUMENT_COST_GOLD:
+        for slot in range(2):
+            monument = state[DISPLAY + slot]
+            if monument >= 0:
+                mask[A_CLAIM_MONUMENT + monument - FIRST_MONUMENT] = 1
+        if state[MON_DECK_SIZE] > 0:
+            mask[A_CLAIM_MONUMENT_TOP] = 1
+    for f in range(NUM_PLACES):
+        place = FIRST_PLACE + f
+        if state[LOC + place] == LOC_CENTER and covers(pool, vector_of(COST, place)):
+            mask[A_CLAIM_PLACE + f] = 1
+    for w in range(NUM_POWERS):
+        if state[OWNER + PW_COMP[w]] == seat and power_usable(state, seat, w):
+            mask[A_POWER + w] = 1
+    mask[A_PASS] = 1
+
+
+@nb.njit(cache=True)
+def _mask_essences(mask, options):
+    for e in range(NUM_ESSENCES):
+        if (options >> e) & 1:
+            mask[A_ESSENCE + e] = 1
+
+
+@nb.njit(cache=True)
+def legal_mask(state, mask):
+    mask[:] = 0
+    if state[HDR_TERMINAL]:
+        return
+    node = state[NODE]
+    seat = state[HDR_CURRENT]
+    if node == NODE_ACTION:
+        _mask_turn(state, seat, mask)
+    elif node == NODE_PAY:
+        _mask_essences(mask, pay_options(state))
+    elif node == NODE_PAY_X:
+        _mask_essences(mask, pay_x_options(state, seat))
+        mask[A_DONE] = 1
+    elif node == NODE_GAIN:
+        _mask_essences(mask, gain_options(state))
+    elif node == NODE_TARGET:
+        kind = state[TGT_KIND]
+        for c in range(NUM_COMPONENTS):
+            if target_ok(state, kind, seat, c, state[ACT_COMP], state[TGT_CURSOR]):
+                mask[A_COMPONENT + c] = 1
+        if declinable(kind):
+            mask[A_DONE] = 1
+    elif node == NODE_REACT:
+        power = state[ACT_POWER]
+        by_dragon = IS_DRAGON[PW_COMP[power]] == 1
+        for c in range(NUM_COMPONENTS):
+            if reaction_usable(state, seat, c, by_dragon):
+                mask[A_COMPONENT + c] = 1
+        if dragon_ignore_usable(state, seat, power):
+            mask[A_DRAGON_IGNORE] = 1
+        mask[A_DONE] = 1
+    elif node in (NODE_STATUE, NODE_FORGE):
+        mask[A_YES] = 1
+        mask[A_NO] = 1
+    elif node == NODE_LOOK:
+        mask[A_LOOK_OWN] = 1
+        mask[A_LOOK_MONUMENTS] = 1
+    elif node == NODE_REORDER:
+        for k in range(orders(state[LOOK_COUNT])):
+            mask[A_ORDER + k] = 1
+    elif node == NODE_RIVAL:
+        for s in range(state[HDR_NUM_PLAYERS]):
+            if s != seat:
+                mask[A_SEAT + s] = 1
+
+
+# =========================================================================================
+# observation
+# =========================================================================================
+@nb.njit(cache=True)
+def _clip(value):
+    return min(max(value, 0), 127)
+
+
+@nb.njit(cache=True)
+def _pending(state, obs):
+    """The decision under way, in the order of ``layout.PENDING_FIELDS``."""
+    values = (
+        state[ACT_KIND],
+        state[ACT_PLAYER] + 1,
+        state[ACT_COMP] + 1,
+        state[ACT_POWER] + 1,
+        state[ACT_STAGE],
+        state[ACT_TARGET] + 1,
+        state[ACT_X],
+        state[ACT_XTYPE] + 1,
+        state[ACT_COUNT],
+        state[PAY_PLAYER] + 1,
+        state[PAY_NEED],
+        state[PAY_NEED + 1],
+        state[PAY_NEED + 2],
+        state[PAY_NEED + 3],
+        state[PAY_NEED + 4],
+        state[PAY_LEFT],
+        state[PAY_MASK],
+        state[PAY_APPLIED],
+        state[PAY_GOLD_DISCOUNT],
+        state[PAY_MIN],
+        state[PAY_PAID],
+        state[PAY_PAID + 1],
+        state[PAY_PAID + 2],
+        state[PAY_PAID + 3],
+        state[PAY_PAID + 4],
+        state[GAIN_PLAYER] + 1,
+        state[GAIN_LEFT],
+        state[GAIN_MASK],
+        state[GAIN_MIN],
+        state[GAIN_DEST] + 1,
+        state[GAIN_MODE],
+        state[TGT_KIND],
+        state[TGT_PLAYER] + 1,
+        state[TGT_CURSOR],
+        state[CHECK_ACTIVE],
+        state[STATUE_USER],
+        state[LOOK_DECK],
+        state[LOOK_COUNT],
+        state[COL_K],
+        state[COL_STAGE],
+    )
+    for i in range(len(values)):
+        obs[OBS_PENDING + i] = _clip(values[i])
+
+
+@nb.njit(cache=True)
+def _zone(state, me, comp):
+    """(zone, owner + 1) of ``comp`` as seat ``me`` sees it."""
+    loc = state[LOC + comp]
+    owner = state[OWNER + comp]
+    if loc == LOC_HAND:
+        return (Z_MY_HAND, me + 1) if owner == me else (Z_UNKNOWN, 0)
+    if loc == LOC_DECK:
+        if owner == me and state[SEEN + comp]:
+            return Z_MY_DECK, me + 1
+        return Z_UNKNOWN, 0
+    if loc == LOC_MAGE_OPTION:
+        return (Z_MY_MAGE_OPTION, me + 1) if owner == me else (Z_UNKNOWN, 0)
+    if loc == LOC_PLAY:
+        return Z_PLAY, owner + 1
+    if loc == LOC_DISCARD:
+        return Z_DISCARD, owner + 1
+    if loc == LOC_PLACING:
+        return Z_PLACING, owner + 1
+    if loc == LOC_SUPPLY:
+        return Z_SUPPLY, 0
+    if loc == LOC_MON_DECK:
+        return Z_MON_DECK, 0
+    if loc == LOC_DISPLAY:
+        return Z_DISPLAY, 0
+    if loc == LOC_CENTER:
+        return Z_CENTER, 0
+    if comp >= FIRST_PLACE:  # the other face of a tile in the centre
+        return Z_BOX, 0
+    return Z_UNKNOWN, 0
+
+
+@nb.njit(cache=True)
+def observe(state, player, obs):
+    """What ``player`` may know: own hand and deck contents, everything in play, pools,
+    discard piles, the centre, counts, the decision under way; never a rival's hand, deck
+    order, unrevealed mage pick or the monument deck's order beyond what it looked at."""
+    n = state[HDR_NUM_PLAYERS]
+    me = player
+    obs[:] = 0
+    obs[OBS_ME] = me + 1
+    obs[OBS_NUM_PLAYERS] = n
+    obs[OBS_PHASE] = state[PHASE]
+    obs[OBS_NODE] = state[NODE]
+    obs[OBS_CURRENT] = state[HDR_CURRENT] + 1
+    obs[OBS_FIRST_PLAYER] = state[FIRST_PLAYER] + 1
+    obs[OBS_TURN_PLAYER] = state[TURN_PLAYER] + 1
+    obs[OBS_ROUND] = _clip(state[ROUND])
+    obs[OBS_TOKEN_TAKEN] = state[TOKEN_TAKEN]
+    obs[OBS_MON_DECK_SIZE] = state[MON_DECK_SIZE]
+    for i in range(state[MON_KNOWN + me]):
+        obs[OBS_MON_TOP + i] = monument_top(state, i) - FIRST_MONUMENT + 1
+    for i in range(state[KNOWN_TOP + me]):
+        obs[OBS_MY_TOP + i] = deck_top(state, me, i) + 1
+    if state[MAGE_PICK + me] >= 0:
+        obs[OBS_MY_MAGE_PICK] = state[MAGE_PICK + me] - FIRST_MAGE + 1
+    _pending(state, obs)
+    for s in range(n):
+        base = OBS_SEATS + s * SEAT_FIELDS
+        obs[base + SEAT_PASSED] = state[PASSED + s]
+        for e in range(NUM_ESSENCES):
+            obs[base + SEAT_POOL + e] = _clip(state[POOL + s * NUM_ESSENCES + e])
+        obs[base + SEAT_VP] = _clip(victory_points(state, s))
+        obs[base + SEAT_HAND] = count_at(state, s, LOC_HAND)
+        obs[base + SEAT_DECK] = state[DECK_SIZE + s]
+        obs[base + SEAT_DISCARD] = count_at(state, s, LOC_DISCARD)
+        obs[base + SEAT_KNOWN_TOP] = state[KNOWN_TOP + s]
+        obs[base + SEAT_MON_KNOWN] = state[MON_KNOWN + s]
+        obs[base + SEAT_MAGE_PICKED] = state[MAGE_PICK + s] >= 0
+        obs[base + SEAT_WINNER] = state[WINNER + s]
+    for c in range(NUM_COMPONENTS):
+        zone, owner = _zone(state, me, c)
+        obs[OBS_COMPONENTS + PLANE_ZONE * NUM_COMPONENTS + c] = zone
+        obs[OBS_COMPONENTS + PLANE_OWNER * NUM_COMPONENTS + c] = owner
+        obs[OBS_COMPONENTS + PLANE_TURNED * NUM_COMPONENTS + c] = state[TURNED + c]
+        for e in range(NUM_ESSENCES):
+            value = _clip(state[STORED + c * NUM_ESSENCES + e])
+            obs[OBS_COMPONENTS + (PLANE_STORED + e) * NUM_COMPONENTS + c] = value
+
+
+# =========================================================================================
+# determinisation for search
+# =========================================================================================
+@nb.njit(cache=True)
+def _hidden_to(state, player, card):
+    """An artifact whose place ``player`` cannot see: a rival's hand or deck, out of the game,
+    or an unseen card of its own deck (starter sets)."""
+    loc = state[LOC + card]
+    owner = state[OWNER + card]
+    if loc == LOC_BOX:
+        return True
+    if loc == LOC_HAND:
+        return owner != player
+    if loc == LOC_DECK:
+        return owner != player or state[SEEN + card] == 0
+    return False
+
+
+@nb.njit(cache=True)
+def _redeal_artifacts(world, state, player, n):
+    """Re-deal every hidden artifact into the same places: each rival's hand size and deck
+    positions, the unseen positions of the player's own deck, the box; then shuffle the
+    player's own deck below the top cards it knows."""
+    pool = np.empty(NUM_ARTIFACTS, dtype=np.int64)
+    count = 0
+    for c in range(NUM_ARTIFACTS):
+        if _hidden_to(state, player, c):
+            pool[count] = c
+            count += 1
+    rng_shuffle(world, pool, count)
+    next_card = 0
+    for c in range(NUM_ARTIFACTS):
+        if _hidden_to(state, player, c) and state[LOC + c] == LOC_HAND:
+            card = pool[next_card]
+            next_card += 1
+            world[LOC + card] = LOC_HAND
+            world[OWNER + card] = state[OWNER + c]
+            world[SEEN + card] = 1
+    for s in range(n):
+        base = DECK + s * DECK_CAP
+        for i in range(state[DECK_SIZE + s]):
+            old = state[base + i]
+            if _hidden_to(state, player, old):
+                card = pool[next_card]
+                next_card += 1
+                world[base + i] = card
+                world[LOC + card] = LOC_DECK
+                world[OWNER + card] = s
+                world[SEEN + card] = state[SEEN + old]
+    for i in range(next_card, count):
+        card = pool[i]
+        world[LOC + card] = LOC_BOX
+        world[OWNER + card] = -1
+        world[SEEN + card] = 0
+    below = state[DECK_SIZE + player] - state[KNOWN_TOP + player]
+    base = DECK + player * DECK_CAP
+    rng_shuffle(world, world[base : base + below], below)
+
+
+@nb.njit(cache=True)
+def _redeal_mages(world, state, player, n):
+    """Before the reveal, rivals' dealt mages (and their hidden picks) are re-dealt."""
+    pool = np.empty(NUM_MAGES, dtype=np.int64)
+    count = 0
+    for c in range(FIRST_MAGE, FIRST_MAGE + NUM_MAGES):
+        if not (state[LOC + c] == LOC_MAGE_OPTION and state[OWNER + c] == player):
+            pool[count] = c
+            count += 1
+            world[LOC + c] = LOC_BOX
+            world[OWNER + c] = -1
+    rng_shuffle(world, pool, count)
+    k = 0
+    for s in range(n):
+        if s == player:
+            continue
+        for _ in range(2):
+            world[LOC + pool[k]] = LOC_MAGE_OPTION
+            world[OWNER + pool[k]] = s
+            k += 1
+        if state[MAGE_PICK + s] >= 0:
+            world[MAGE_PICK + s] = pool[k - 2 + rng_below(world, 2)]
+
+
+@nb.njit(cache=True)
+def sample_world(state, player, seed, world):
+    """Write into ``world`` a full state ``player`` cannot tell apart from ``state``.
+
+    Re-dealt: the artifacts hidden from ``player`` (rivals' hands and decks, unseen cards of
+    its own deck, the box) into the same places, the order of its own deck below the top it
+    knows, the monument deck below the top it knows and, before the mages are revealed, the
+    rivals' dealt mages and picks. Not pinned (worlds are wider than a perfect memory, never
+    narrower): cards publicly known to have gone from a rival's discard pile into its deck.
+    """
+    world[:] = state
+    rng_seed(world, seed)
+    world[HDR_SEED] = seed
+    n = state[HDR_NUM_PLAYERS]
+    _redeal_artifacts(world, state, player, n)
+    if state[PHASE] == PHASE_SETUP_MAGES:
+        _redeal_mages(world, state, player, n)
+    below = state[MON_DECK_SIZE] - state[MON_KNOWN + player]
+    rng_shuffle(world, world[MON_DECK : MON_DECK + below], below)
