@@ -289,6 +289,8 @@ def _component_label(state: np.ndarray, node: str, c: int) -> str:
         return f"ignore the Life loss with {name}: {cd.REACTION_TEXTS[c]}"
     kind = int(state[lay.TGT_KIND])
     seat = int(state[lay.TGT_PLAYER])
+    if node != "TARGET":
+        return f"choose {name}"
     if kind == lay.TK_MAGE:
         return f"keep mage {name}"
     if kind == lay.TK_ITEM:
@@ -670,8 +672,8 @@ def setup_position(
     ``pools[s]``: ``"2E 1G"`` or ``{"E": 2, "G": 1}`` (default empty). ``stored`` and
     ``turned`` name components in play. ``display``/``monument_deck`` (top first): the unowned
     monuments (defaults: the rest, shuffled from ``seed``, the first two face up).
-    ``places``: the unowned Place of Power faces in the centre (default: the option's face of
-    every unowned tile). ``phase``: ``"actions"`` (``to_act`` decides, default the first
+    ``places``: faces of unowned Place of Power tiles in the centre (the other unowned tiles
+    show the face the ``places_of_power`` option gives). ``phase``: ``"actions"`` (``to_act`` decides, default the first
     player) or ``"collect"`` (from the first player). Everything not named is out of the game.
     The position is validated; the state's RNG (later shuffles) is seeded from ``seed``.
     """
@@ -813,17 +815,14 @@ def _setup_places(state, placer, places, opts, rng) -> None:
         1 for c in range(cd.FIRST_PLACE, cd.NUM_COMPONENTS) if state[lay.LOC + c] == lay.LOC_PLAY
     ):
         raise ValueError("both faces of one Place of Power tile are in play")
-    if places is not None:
-        center = [placer.take(x, "places", (cd.PLACE,)) for x in places]
-        tiles = [(c - cd.FIRST_PLACE) // 2 for c in center]
-        if len(set(tiles)) != len(tiles) or set(tiles) & owned_tiles:
-            raise ValueError("places: one face per tile, and not of a tile in play")
-    else:
-        faces = PLACE_FACES.index(opts.places_of_power)
-        center = [
-            cd.FIRST_PLACE + 2 * t + (faces if faces < 2 else int(rng.integers(2)))
-            for t in range(cd.NUM_TILES)
-            if t not in owned_tiles
-        ]
+    center = [placer.take(x, "places", (cd.PLACE,)) for x in (places or [])]
+    tiles = [(c - cd.FIRST_PLACE) // 2 for c in center]
+    if len(set(tiles)) != len(tiles) or set(tiles) & owned_tiles:
+        raise ValueError("places: one face per tile, and not of a tile in play")
+    faces = PLACE_FACES.index(opts.places_of_power)
+    for t in range(cd.NUM_TILES):
+        if t not in owned_tiles and t not in tiles:
+            face = faces if faces < 2 else int(rng.integers(2))
+            center.append(cd.FIRST_PLACE + 2 * t + face)
     for c in center:
         state[lay.LOC + c] = lay.LOC_CENTER
