@@ -67,8 +67,16 @@ def test_every_place_of_power_is_claimed_for_its_cost(name):
 def test_a_face_up_monument_costs_4_gold_and_the_display_is_refilled_from_the_deck():
     state = position(
         display=["Temple", "Library"],
-        monument_deck=["Oracle", "Colossus", "Golden Statue", "Great Pyramid", "Hanging Gardens",
-                       "Mausoleum", "Obelisk", "Solomon's Mine"],
+        monument_deck=[
+            "Oracle",
+            "Colossus",
+            "Golden Statue",
+            "Great Pyramid",
+            "Hanging Gardens",
+            "Mausoleum",
+            "Obelisk",
+            "Solomon's Mine",
+        ],
         pools=["4G 1E", ""],
     )
     assert claim_monument("Temple") in legal(state) and CLAIM_MONUMENT_TOP in legal(state)
@@ -79,23 +87,65 @@ def test_a_face_up_monument_costs_4_gold_and_the_display_is_refilled_from_the_de
 
 
 def test_the_top_of_the_monument_deck_is_claimed_unseen_and_the_display_stays():
-    state = position(display=["Temple", "Library"],
-                     monument_deck=["Oracle", "Colossus", "Golden Statue", "Great Pyramid",
-                                    "Hanging Gardens", "Mausoleum", "Obelisk", "Solomon's Mine"],
-                     pools=["4G", ""])
+    state = position(
+        display=["Temple", "Library"],
+        monument_deck=[
+            "Oracle",
+            "Colossus",
+            "Golden Statue",
+            "Great Pyramid",
+            "Hanging Gardens",
+            "Mausoleum",
+            "Obelisk",
+            "Solomon's Mine",
+        ],
+        pools=["4G", ""],
+    )
     play(state, CLAIM_MONUMENT_TOP)
     assert "Oracle" in in_play(state, 0)
     assert display(state) == ["Temple", "Library"] and len(monument_deck(state)) == 7
 
 
 def test_monuments_need_4_gold_and_an_empty_deck_is_never_refilled():
-    state = position(display=["Temple"], monument_deck=[], pools=["3G 5E", ""],
-                     in_play=[["Colossus", "Golden Statue", "Great Pyramid", "Hanging Gardens",
-                               "Mausoleum", "Obelisk", "Oracle", "Solomon's Mine", "Library"], []])
+    state = position(
+        display=["Temple"],
+        monument_deck=[],
+        pools=["3G 5E", ""],
+        in_play=[
+            [
+                "Colossus",
+                "Golden Statue",
+                "Great Pyramid",
+                "Hanging Gardens",
+                "Mausoleum",
+                "Obelisk",
+                "Oracle",
+                "Solomon's Mine",
+                "Library",
+            ],
+            [],
+        ],
+    )
     assert claim_monument("Temple") not in legal(state) and CLAIM_MONUMENT_TOP not in legal(state)
-    state = position(display=["Temple"], monument_deck=[], pools=["4G", ""],
-                     in_play=[["Colossus", "Golden Statue", "Great Pyramid", "Hanging Gardens",
-                               "Mausoleum", "Obelisk", "Oracle", "Solomon's Mine", "Library"], []])
+    state = position(
+        display=["Temple"],
+        monument_deck=[],
+        pools=["4G", ""],
+        in_play=[
+            [
+                "Colossus",
+                "Golden Statue",
+                "Great Pyramid",
+                "Hanging Gardens",
+                "Mausoleum",
+                "Obelisk",
+                "Oracle",
+                "Solomon's Mine",
+                "Library",
+            ],
+            [],
+        ],
+    )
     assert CLAIM_MONUMENT_TOP not in legal(state)
     play(state, claim_monument("Temple"))
     assert display(state) == []
@@ -128,31 +178,40 @@ def test_a_payment_never_offers_an_essence_that_makes_the_cost_unpayable():
 
 
 def test_artificer_discounts_the_non_gold_part_of_artifacts_only():
-    state = position(mages=("Artificer", "Scholar"), hands=[["Dragon Egg", "Fire Dragon"], []],
-                     pools=["5E", ""])
+    state = position(
+        mages=("Artificer", "Scholar"), hands=[["Dragon Egg", "Fire Dragon"], []], pools=["5E", ""]
+    )
     assert place("Dragon Egg") not in legal(state)  # 1 Gold: not discounted
     play(state, place("Fire Dragon"))
     assert pool(state, 0)["E"] == 0 and "Fire Dragon" in in_play(state, 0)
 
 
 def test_artificer_does_not_discount_places_of_power_or_monuments():
-    state = position(mages=("Artificer", "Scholar"), places=["Alchemist's Tower"],
-                     pools=["2G", ""], display=["Temple"])
+    state = position(
+        mages=("Artificer", "Scholar"),
+        places=["Alchemist's Tower"],
+        pools=["2G", ""],
+        display=["Temple"],
+    )
     assert claim_place("Alchemist's Tower") not in legal(state)
     assert claim_monument("Temple") not in legal(state)
 
 
 def test_dragon_bridle_and_dragons_lair_each_take_3_from_dragons_and_stack():
-    state = position(in_play=[["Dragon Bridle", "Dragon's Lair"], []],
-                     hands=[["Earth Dragon", "Hawk"], []], pools=["1L", ""])
+    state = position(
+        in_play=[["Dragon Bridle", "Dragon's Lair"], []],
+        hands=[["Earth Dragon", "Hawk"], []],
+        pools=["1L", ""],
+    )
     assert place("Hawk") not in legal(state)  # not a dragon
     play(state, place("Earth Dragon"))  # 4 Elan + 3 Life - 6: 1 essence of the fixed part
     assert "Earth Dragon" in in_play(state, 0) and pool(state, 0)["L"] == 0
 
 
 def test_a_discount_of_any_part_leaves_the_choice_of_which_part_to_waive():
-    state = position(in_play=[["Dragon Bridle"], []], hands=[["Earth Dragon"], []],
-                     pools=["4E 3L", ""])
+    state = position(
+        in_play=[["Dragon Bridle"], []], hands=[["Earth Dragon"], []], pools=["4E 3L", ""]
+    )
     play(state, place("Earth Dragon"))  # 7 - 3: any 4 of the 4 Elan + 3 Life
     assert node_name(state) == "PAY" and legal(state) == {E, L}  # after a forced Elan
     play(state, L)  # then the other two Life
@@ -160,15 +219,20 @@ def test_a_discount_of_any_part_leaves_the_choice_of_which_part_to_waive():
 
 
 def test_discounts_never_take_a_cost_below_zero():
-    state = position(mages=("Artificer", "Scholar"), in_play=[["Dragon Bridle", "Dragon's Lair"],
-                     []], hands=[["Water Dragon"], []], pools=["", ""])
+    state = position(
+        mages=("Artificer", "Scholar"),
+        in_play=[["Dragon Bridle", "Dragon's Lair"], []],
+        hands=[["Water Dragon"], []],
+        pools=["", ""],
+    )
     play(state, place("Water Dragon"))  # 6 Calm - 3 - 3
     assert "Water Dragon" in in_play(state, 0)
 
 
 def test_crypt_places_from_the_discard_pile_at_2_less_never_reducing_gold():
-    state = position(in_play=[["Crypt"], []], discards=[["Vault", "Fire Dragon"], []],
-                     pools=["1D 1G", ""])
+    state = position(
+        in_play=[["Crypt"], []], discards=[["Vault", "Fire Dragon"], []], pools=["1D 1G", ""]
+    )
     play(state, power("Crypt", 1))  # turn + 1 Death
     assert node_name(state) == "TARGET"
     assert legal(state) == {cd.CID["Vault"] + 190, 189}  # Fire Dragon needs 4 Elan; or none
@@ -177,23 +241,24 @@ def test_crypt_places_from_the_discard_pile_at_2_less_never_reducing_gold():
 
 
 def test_dragon_egg_places_a_dragon_from_hand_at_4_less():
-    state = position(in_play=[["Dragon Egg"], []], hands=[["Fire Dragon"], []],
-                     pools=["2E", ""])
+    state = position(in_play=[["Dragon Egg"], []], hands=[["Fire Dragon"], []], pools=["2E", ""])
     play(state, power("Dragon Egg"), 190 + cd.CID["Fire Dragon"])
     assert "Fire Dragon" in in_play(state, 0) and "Dragon Egg" not in in_play(state, 0)
     assert pool(state, 0)["E"] == 0
 
 
 def test_dragon_teeth_places_a_dragon_for_free_after_its_3_elan():
-    state = position(in_play=[["Dragon Teeth"], []], hands=[["Sea Serpent"], []],
-                     pools=["3E", ""])
+    state = position(in_play=[["Dragon Teeth"], []], hands=[["Sea Serpent"], []], pools=["3E", ""])
     play(state, power("Dragon Teeth", 1), 190 + cd.CID["Sea Serpent"])
     assert "Sea Serpent" in in_play(state, 0) and pool(state, 0) == EMPTY
 
 
 def test_sorcerers_bestiary_places_a_dragon_from_any_discard_paying_its_cost_too():
-    state = position(in_play=[["Sorcerer's Bestiary", "Dragon Bridle"], []],
-                     discards=[[], ["Fire Dragon"]], pools=["4C 3E", ""])
+    state = position(
+        in_play=[["Sorcerer's Bestiary", "Dragon Bridle"], []],
+        discards=[[], ["Fire Dragon"]],
+        pools=["4C 3E", ""],
+    )
     play(state, power("Sorcerer's Bestiary", 1))  # turn + 4 any: the Calm, not the Elan
     assert legal(state) == {E, C}
     play(state, C, 190 + cd.CID["Fire Dragon"])  # 6 Elan - 3 (Dragon Bridle)

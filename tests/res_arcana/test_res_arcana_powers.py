@@ -17,7 +17,6 @@ from presages_env.games.res_arcana.game import (
     discard_pile,
     essences_on,
     hand,
-    in_play,
     is_turned,
     monument_deck,
     node_name,
@@ -28,7 +27,6 @@ from presages_env.games.res_arcana.game import (
     seat_action,
     target_kind,
 )
-
 
 # a rival's turn in between: it passes and swaps its item for Divination
 RIVAL_PASSES = (183, component("Divination"))
@@ -56,8 +54,11 @@ def test_alchemist_second_power_gains_one_non_gold_essence_of_choice():
 
 
 def test_druid_straightens_one_of_its_creatures_only():
-    state = position(mages=("Druid", "Scholar"), in_play=[["Hawk", "Mermaid", "Horn of Plenty"], []],
-                     turned=["Hawk", "Mermaid", "Horn of Plenty"])
+    state = position(
+        mages=("Druid", "Scholar"),
+        in_play=[["Hawk", "Mermaid", "Horn of Plenty"], []],
+        turned=["Hawk", "Mermaid", "Horn of Plenty"],
+    )
     play(state, power("Druid"))
     assert target_kind(state) == "straighten a creature"
     assert legal(state) == {component("Hawk"), component("Mermaid")}
@@ -100,10 +101,20 @@ def test_seer_looks_at_the_top_3_of_its_deck_and_reorders_them():
 
 
 def test_seer_may_reorder_the_monument_deck():
-    state = position(mages=("Seer", "Scholar"), display=["Temple", "Library"],
-                     monument_deck=["Oracle", "Colossus", "Obelisk", "Golden Statue",
-                                    "Great Pyramid", "Hanging Gardens", "Mausoleum",
-                                    "Solomon's Mine"])
+    state = position(
+        mages=("Seer", "Scholar"),
+        display=["Temple", "Library"],
+        monument_deck=[
+            "Oracle",
+            "Colossus",
+            "Obelisk",
+            "Golden Statue",
+            "Great Pyramid",
+            "Hanging Gardens",
+            "Mausoleum",
+            "Solomon's Mine",
+        ],
+    )
     play(state, power("Seer"), LOOK_MONUMENTS, order_action(2))  # (second, top, third)
     assert monument_deck(state)[:3] == ["Colossus", "Oracle", "Obelisk"]
 
@@ -115,8 +126,12 @@ def test_transmuter_turns_2_any_into_3_non_gold():
 
 
 def test_witch_may_straighten_herself_just_turned_or_another_component():
-    state = position(mages=("Witch", "Scholar"), in_play=[["Horn of Plenty"], []],
-                     turned=["Horn of Plenty"], pools=["2E", ""])
+    state = position(
+        mages=("Witch", "Scholar"),
+        in_play=[["Horn of Plenty"], []],
+        turned=["Horn of Plenty"],
+        pools=["2E", ""],
+    )
     play(state, power("Witch"))
     assert legal(state) == {component("Witch"), component("Horn of Plenty")}
     play(state, component("Horn of Plenty"))
@@ -124,8 +139,12 @@ def test_witch_may_straighten_herself_just_turned_or_another_component():
 
 
 def test_witch_cannot_straighten_a_rivals_component():
-    state = position(mages=("Witch", "Scholar"), in_play=[[], ["Horn of Plenty"]],
-                     turned=["Horn of Plenty"], pools=["2E", ""])
+    state = position(
+        mages=("Witch", "Scholar"),
+        in_play=[[], ["Horn of Plenty"]],
+        turned=["Horn of Plenty"],
+        pools=["2E", ""],
+    )
     play(state, power("Witch"))  # only the Witch herself: straightened without asking
     assert not is_turned(state, "Witch") and is_turned(state, "Horn of Plenty")
 
@@ -138,8 +157,11 @@ def test_alchemy_item_turns_4_any_into_2_gold():
 
 
 def test_divination_draws_3_then_discards_as_many():
-    state = position(items=("Divination", "Research"), hands=[["Hawk"], []],
-                     decks=[["Vault", "Prism", "Athanor"], []])
+    state = position(
+        items=("Divination", "Research"),
+        hands=[["Hawk"], []],
+        decks=[["Vault", "Prism", "Athanor"], []],
+    )
     play(state, power("Divination"))
     assert sorted(hand(state, 0)) == ["Athanor", "Hawk", "Prism", "Vault"]
     assert target_kind(state) == "discard a card"
@@ -149,16 +171,16 @@ def test_divination_draws_3_then_discards_as_many():
 
 
 def test_divination_discards_only_as_many_as_could_be_drawn():
-    state = position(items=("Divination", "Research"), hands=[["Hawk"], []],
-                     decks=[["Vault"], []])
+    state = position(items=("Divination", "Research"), hands=[["Hawk"], []], decks=[["Vault"], []])
     play(state, power("Divination"))
     play(state, component("Hawk"))
     assert hand(state, 0) == ["Vault"] and current_seat(state) == 1
 
 
 def test_reanimate_straightens_one_of_your_components_for_one_any():
-    state = position(items=("Reanimate", "Research"), in_play=[["Hawk"], []], turned=["Hawk"],
-                     pools=["1E", ""])
+    state = position(
+        items=("Reanimate", "Research"), in_play=[["Hawk"], []], turned=["Hawk"], pools=["1E", ""]
+    )
     play(state, power("Reanimate"), component("Hawk"))
     assert not is_turned(state, "Hawk") and is_turned(state, "Reanimate")
 
@@ -204,8 +226,7 @@ def test_athanor_needs_6_elan_on_it_and_x_may_be_zero():
 
 
 def test_chalice_of_fire_straightens_a_component_for_an_elan():
-    state = position(in_play=[["Chalice of Fire", "Hawk"], []], turned=["Hawk"],
-                     pools=["1E", ""])
+    state = position(in_play=[["Chalice of Fire", "Hawk"], []], turned=["Hawk"], pools=["1E", ""])
     play(state, power("Chalice of Fire"))
     assert legal(state) == {component("Chalice of Fire"), component("Hawk")}
     play(state, component("Hawk"))
@@ -226,8 +247,7 @@ def test_corrupt_altar_puts_3_elan_on_itself_for_2_life():
 
 
 def test_corrupt_altar_destroys_an_artifact_for_its_printed_cost_plus_2():
-    state = position(in_play=[["Corrupt Altar", "Fire Dragon"], []],
-                     stored={"Fire Dragon": "1G"})
+    state = position(in_play=[["Corrupt Altar", "Fire Dragon"], []], stored={"Fire Dragon": "1G"})
     play(state, power("Corrupt Altar", 1))
     assert legal(state) == {component("Corrupt Altar"), component("Fire Dragon")}
     play(state, component("Fire Dragon"))  # 6 + 2 = 8 non-Gold essences
@@ -289,9 +309,12 @@ def test_elvish_bow_draws_a_card():
 
 
 def test_fiery_whip_gains_3_elan_and_each_rival_even_passed_gains_1():
-    state = position(mages=("Scholar", "Transmuter", "Witch"),
-                     items=("Research", "Alchemy", "Reanimate"),
-                     in_play=[["Fiery Whip"], [], []], passed=[False, True, False])
+    state = position(
+        mages=("Scholar", "Transmuter", "Witch"),
+        items=("Research", "Alchemy", "Reanimate"),
+        in_play=[["Fiery Whip"], [], []],
+        passed=[False, True, False],
+    )
     play(state, power("Fiery Whip", 0))
     assert [pool(state, s)["E"] for s in range(3)] == [3, 1, 1]
 
@@ -350,9 +373,12 @@ def test_horn_of_plenty_gains_3_non_gold_or_1_gold():
 
 
 def test_hypnotic_basin_gains_calm_for_a_chosen_rivals_elan():
-    state = position(mages=("Scholar", "Transmuter", "Witch"),
-                     items=("Research", "Alchemy", "Reanimate"),
-                     in_play=[["Hypnotic Basin"], [], []], pools=["", "2E", "5E"])
+    state = position(
+        mages=("Scholar", "Transmuter", "Witch"),
+        items=("Research", "Alchemy", "Reanimate"),
+        in_play=[["Hypnotic Basin"], [], []],
+        pools=["", "2E", "5E"],
+    )
     play(state, power("Hypnotic Basin"))
     assert node_name(state) == "RIVAL" and legal(state) == {seat_action(1), seat_action(2)}
     play(state, seat_action(2))
@@ -468,9 +494,19 @@ def test_mausoleum_puts_death_for_one_any_repeatedly():
 
 
 def test_oracle_looks_at_the_monument_deck():
-    state = position(in_play=[["Oracle"], []], display=["Temple", "Library"],
-                     monument_deck=["Colossus", "Obelisk", "Golden Statue", "Great Pyramid",
-                                    "Hanging Gardens", "Mausoleum", "Solomon's Mine"])
+    state = position(
+        in_play=[["Oracle"], []],
+        display=["Temple", "Library"],
+        monument_deck=[
+            "Colossus",
+            "Obelisk",
+            "Golden Statue",
+            "Great Pyramid",
+            "Hanging Gardens",
+            "Mausoleum",
+            "Solomon's Mine",
+        ],
+    )
     play(state, power("Oracle"), LOOK_MONUMENTS, order_action(4))
     assert monument_deck(state)[:3] == ["Golden Statue", "Colossus", "Obelisk"]
 
@@ -523,8 +559,7 @@ def test_sacrificial_pit_stores_death_or_destroys_a_beast_for_its_cost_in_gold()
     state = position(in_play=[["Sacrificial Pit"], []], pools=["3L", ""])
     play(state, power("Sacrificial Pit", 0))
     assert essences_on(state, "Sacrificial Pit") == essences(D=1)
-    state = position(in_play=[["Sacrificial Pit", "Sea Serpent", "Vault"], []],
-                     pools=["1D", ""])
+    state = position(in_play=[["Sacrificial Pit", "Sea Serpent", "Vault"], []], pools=["1D", ""])
     play(state, power("Sacrificial Pit", 1))  # Vault is not a beast
     assert pool(state, 0) == essences(G=9) and discard_pile(state, 0) == ["Sea Serpent"]
 
@@ -546,8 +581,9 @@ def test_dwarven_mines_gain_or_store_gold():
 
 @pytest.mark.parametrize("name", ["Hawk", "Alchemist", "Solomon's Mine"])
 def test_a_turned_component_cannot_use_its_powers(name):
-    kwargs = {"mages": ("Alchemist", "Scholar")} if name == "Alchemist" else {
-        "in_play": [[name], []]}
+    kwargs = (
+        {"mages": ("Alchemist", "Scholar")} if name == "Alchemist" else {"in_play": [[name], []]}
+    )
     state = position(turned=[name], pools=["5E 2C", ""], decks=[["Vault"], []], **kwargs)
     assert not any(power(name, i) in legal(state) for i in range(2 if name == "Alchemist" else 1))
 

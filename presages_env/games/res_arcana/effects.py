@@ -432,9 +432,9 @@ def power_usable(state, seat, power):
     for e in range(NUM_ESSENCES):
         if state[STORED + comp * NUM_ESSENCES + e] < PW_REMOVE[power, e]:
             return False
-    if PW_SACRIFICE[power] != SACRIFICE_NONE:
-        if not _exists(state, _sacrifice_kind(PW_SACRIFICE[power]), seat, comp):
-            return False
+    sacrifice = PW_SACRIFICE[power]
+    if sacrifice != SACRIFICE_NONE and not _exists(state, _sacrifice_kind(sacrifice), seat, comp):
+        return False
     if PW_DISCARD[power] and count_at(state, seat, LOC_HAND) == 0:
         return False
     if PW_TURN_OTHER[power] != TURN_OTHER_NONE:

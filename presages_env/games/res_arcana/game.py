@@ -570,11 +570,13 @@ def render_text(state: np.ndarray, colour: bool = True) -> str:
             for c in range(cd.NUM_COMPONENTS)
             if state[lay.LOC + c] == lay.LOC_PLAY and state[lay.OWNER + c] == s
         )
+        cards = [
+            ", ".join(x) or "-" for x in (hand(state, s), deck(state, s), discard_pile(state, s))
+        ]
         lines.append(
-            f"{marker} P{s}: {victory_points(state, s)} VP, pool {_essences(pool(state, s), colour)}"
-            f"{flags}\n      in play: {tableau or '-'}\n"
-            f"      hand: {', '.join(hand(state, s)) or '-'} | deck (top first): "
-            f"{', '.join(deck(state, s)) or '-'} | discard: {', '.join(discard_pile(state, s)) or '-'}"
+            f"{marker} P{s}: {victory_points(state, s)} VP, pool "
+            f"{_essences(pool(state, s), colour)}{flags}\n      in play: {tableau or '-'}\n"
+            f"      hand: {cards[0]} | deck (top first): {cards[1]} | discard: {cards[2]}"
         )
     lines.append(
         f"  monuments: display {', '.join(display(state)) or '-'}; deck "
@@ -673,8 +675,9 @@ def setup_position(
     ``turned`` name components in play. ``display``/``monument_deck`` (top first): the unowned
     monuments (defaults: the rest, shuffled from ``seed``, the first two face up).
     ``places``: faces of unowned Place of Power tiles in the centre (the other unowned tiles
-    show the face the ``places_of_power`` option gives). ``phase``: ``"actions"`` (``to_act`` decides, default the first
-    player) or ``"collect"`` (from the first player). Everything not named is out of the game.
+    show the face the ``places_of_power`` option gives). ``phase``: ``"actions"`` (``to_act``
+    decides, default the first seat from the first player that has not passed) or
+    ``"collect"`` (from the first player). Everything not named is out of the game.
     The position is validated; the state's RNG (later shuffles) is seeded from ``seed``.
     """
     game = ResArcanaGame()
@@ -683,7 +686,6 @@ def setup_position(
     if phase not in ("actions", "collect"):
         raise ValueError(f"phase must be 'actions' or 'collect', got {phase!r}")
     first_player = _seat(first_player, n, "first_player")
-    to_act = first_player if to_act is None else _seat(to_act, n, "to_act")
     placer = _Placer(n)
     mage_ids = placer.seat_lists([[m] for m in _per_seat(mages, n, "mages")], "mages", (cd.MAGE,))
     item_ids = placer.seat_lists([[i] for i in _per_seat(items, n, "items")], "items", (cd.ITEM,))
@@ -694,6 +696,12 @@ def setup_position(
     passed_flags = (
         [False] * n if passed is None else [bool(x) for x in _per_seat(passed, n, "passed")]
     )
+    if to_act is None:  # the first seat from the first player that has not passed
+        waiting = [
+            (first_player + k) % n for k in range(n) if not passed_flags[(first_player + k) % n]
+        ]
+        to_act = waiting[0] if waiting else first_player
+    to_act = _seat(to_act, n, "to_act")
     if phase == "actions" and passed_flags[to_act]:
         raise ValueError(f"seat {to_act} has passed and cannot act")
     if phase == "collect" and any(passed_flags):

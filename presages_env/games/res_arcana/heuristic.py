@@ -159,7 +159,7 @@ def _score(obs, me, node, a):
         return _pool(obs, a - lay.A_SEAT, cd.PW_PARAM2[w])
     if a == lay.A_YES or a == lay.A_LOOK_OWN or a == lay.A_DRAGON_IGNORE:
         return 8.0
-    if lay.A_ORDER <= a:
+    if a >= lay.A_ORDER:
         return -(a - lay.A_ORDER)
     return 0.0
 

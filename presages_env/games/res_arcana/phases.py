@@ -428,9 +428,9 @@ def _collect_left_on(state, seat):
                 if state[STORED + c * NUM_ESSENCES + e]:
                     put_on(state, seat, c, e, WINDUP_GROWTH)
     for c in range(NUM_ARTIFACTS):
-        if owns_in_play(state, c, seat) and COLLECT_SPECIAL[c] == COLLECT_VAULT:
-            if state[STORED + c * NUM_ESSENCES + G]:
-                start_gain(state, seat, VAULT_INTEREST, NON_GOLD, DEST_POOL, GAIN_MIXED)
+        vault = owns_in_play(state, c, seat) and COLLECT_SPECIAL[c] == COLLECT_VAULT
+        if vault and state[STORED + c * NUM_ESSENCES + G]:
+            start_gain(state, seat, VAULT_INTEREST, NON_GOLD, DEST_POOL, GAIN_MIXED)
     return CONTINUE
 
 
