@@ -1128,8 +1128,8 @@ PW_AMOUNT = _ARRAYS["PW_AMOUNT"]
 PW_PARAM = _ARRAYS["PW_PARAM"]
 PW_PARAM2 = _ARRAYS["PW_PARAM2"]
 NUM_POWERS = len(PW_COMP)
-# components whose VP depend on the state (Places of Power scoring stored essences or beasts)
-STORED_VP_CIDS = np.flatnonzero((VP_PER >= 0) | (VP_PER_BEAST == 1)).astype(np.int64)
+# components with a passive discount (Artificer, Dragon Bridle, Dragon's Lair)
+DISCOUNT_CIDS = np.flatnonzero(DRAGON_DISCOUNT + ARTIFACT_DISCOUNT).astype(np.int64)
 POWER_TEXTS = tuple(p.text for row in ROWS for p in row.powers)
 REACTION_TEXTS = tuple(row.reaction.text if row.reaction else "" for row in ROWS)
 

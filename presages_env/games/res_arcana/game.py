@@ -212,17 +212,28 @@ class ResArcanaGame(Game):
         )
 
     # ---- reading a state ---------------------------------------------------------------
+    def info_key(self, state: np.ndarray) -> bytes:
+        """Changes whenever a VP total, a pool, the round or the end changes."""
+        return _summary(state).tobytes() + state[[lay.ROUND, HDR_TERMINAL]].tobytes()
+
     def infos(self, state: np.ndarray) -> list[dict]:
-        """Public facts per seat: its VP and pool, every seat's VP, round, winners."""
+        """Public facts per seat: its VP and pool (``essences``, E L C D G), every seat's VP,
+        the round, the winners and whether the step cap cut the game."""
         n = int(state[HDR_NUM_PLAYERS])
-        points = [victory_points(state, s) for s in range(n)]
+        summary = _summary(state).tolist()
+        points = summary[:n]
         public = {
             "round": int(state[lay.ROUND]),
             "victory_points": points,
             "winners": winners(state),
             "truncated": int(state[HDR_TERMINAL]) == 2,
         }
-        return [dict(public, vp=points[s], essences=pool(state, s)) for s in range(n)]
+        first = lay.MAX_PLAYERS
+        pools = [summary[first + 5 * s : first + 5 * s + 5] for s in range(n)]
+        return [
+            dict(public, vp=points[s], essences=dict(zip(ESSENCES, pools[s], strict=True)))
+            for s in range(n)
+        ]
 
     def action_label(self, state: np.ndarray, action: int) -> str:
         return action_label(state, int(action))
@@ -445,6 +456,12 @@ def essences_on(state: np.ndarray, name: str) -> dict[str, int]:
 
 def is_turned(state: np.ndarray, name: str) -> bool:
     return bool(state[lay.TURNED + cid_of(name)])
+
+
+def _summary(state: np.ndarray) -> np.ndarray:
+    out = np.empty(lay.MAX_PLAYERS * 6, dtype=np.int64)
+    k.public_summary(state, out)
+    return out
 
 
 def victory_points(state: np.ndarray, seat: int) -> int:

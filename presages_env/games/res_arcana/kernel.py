@@ -96,13 +96,9 @@ from presages_env.games.res_arcana.layout import (
     LOC_CENTER,
     LOC_DECK,
     LOC_DISCARD,
-    LOC_DISPLAY,
     LOC_HAND,
     LOC_MAGE_OPTION,
-    LOC_MON_DECK,
-    LOC_PLACING,
     LOC_PLAY,
-    LOC_SUPPLY,
     LOOK_COUNT,
     LOOK_DECK,
     MAGE_PICK,
@@ -203,11 +199,10 @@ from presages_env.games.res_arcana.payments import (
 )
 from presages_env.games.res_arcana.phases import advance, apply_decision, deal, truncate_if_capped
 from presages_env.games.res_arcana.tableau import (
-    count_at,
+    all_victory_points,
     deck_top,
     monument_top,
     passive_discounts,
-    victory_points,
 )
 
 # sizes the core reads, as plain ints
@@ -388,36 +383,49 @@ def _pending(state, obs):
         obs[OBS_PENDING + i] = _clip(values[i])
 
 
+# zone seen for each location: public ones as they are; hands, decks and dealt mages only
+# for their owner (see _observe_component); out of the game: unknown (Z_UNKNOWN) except
+# the other face of a Place of Power tile in the centre, which everyone knows
+ZONE_OF_LOC = np.array(
+    [
+        Z_UNKNOWN,
+        Z_MY_HAND,
+        Z_MY_DECK,
+        Z_DISCARD,
+        Z_PLAY,
+        Z_PLACING,
+        Z_MY_MAGE_OPTION,
+        Z_SUPPLY,
+        Z_MON_DECK,
+        Z_DISPLAY,
+        Z_CENTER,
+    ],
+    dtype=np.int64,
+)
+PRIVATE_LOC = np.array([0, 1, 1, 0, 0, 0, 1, 0, 0, 0, 0], dtype=np.int64)
+OWNED_LOC = np.array([0, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0], dtype=np.int64)
+
+
 @nb.njit(cache=True)
-def _zone(state, me, comp):
-    """(zone, owner + 1) of ``comp`` as seat ``me`` sees it."""
+def _observe_component(state, me, comp, obs):
+    """Zone and owner of ``comp`` as seat ``me`` sees them; turned flag and stored essences
+    (only components in play have any)."""
     loc = state[LOC + comp]
     owner = state[OWNER + comp]
-    if loc == LOC_HAND:
-        return (Z_MY_HAND, me + 1) if owner == me else (Z_UNKNOWN, 0)
-    if loc == LOC_DECK:
-        if owner == me and state[SEEN + comp]:
-            return Z_MY_DECK, me + 1
-        return Z_UNKNOWN, 0
-    if loc == LOC_MAGE_OPTION:
-        return (Z_MY_MAGE_OPTION, me + 1) if owner == me else (Z_UNKNOWN, 0)
+    zone = ZONE_OF_LOC[loc]
+    seen_owner = owner + 1 if OWNED_LOC[loc] else 0
+    if PRIVATE_LOC[loc] and (owner != me or (loc == LOC_DECK and state[SEEN + comp] == 0)):
+        zone = Z_UNKNOWN
+        seen_owner = 0
+    elif loc == LOC_BOX and comp >= FIRST_PLACE:
+        zone = Z_BOX
+    obs[OBS_COMPONENTS + PLANE_ZONE * NUM_COMPONENTS + comp] = zone
+    obs[OBS_COMPONENTS + PLANE_OWNER * NUM_COMPONENTS + comp] = seen_owner
     if loc == LOC_PLAY:
-        return Z_PLAY, owner + 1
-    if loc == LOC_DISCARD:
-        return Z_DISCARD, owner + 1
-    if loc == LOC_PLACING:
-        return Z_PLACING, owner + 1
-    if loc == LOC_SUPPLY:
-        return Z_SUPPLY, 0
-    if loc == LOC_MON_DECK:
-        return Z_MON_DECK, 0
-    if loc == LOC_DISPLAY:
-        return Z_DISPLAY, 0
-    if loc == LOC_CENTER:
-        return Z_CENTER, 0
-    if comp >= FIRST_PLACE:  # the other face of a tile in the centre
-        return Z_BOX, 0
-    return Z_UNKNOWN, 0
+        obs[OBS_COMPONENTS + PLANE_TURNED * NUM_COMPONENTS + comp] = state[TURNED + comp]
+        for e in range(NUM_ESSENCES):
+            value = _clip(state[STORED + comp * NUM_ESSENCES + e])
+            obs[OBS_COMPONENTS + (PLANE_STORED + e) * NUM_COMPONENTS + comp] = value
 
 
 @nb.njit(cache=True)
@@ -445,27 +453,39 @@ def observe(state, player, obs):
     if state[MAGE_PICK + me] >= 0:
         obs[OBS_MY_MAGE_PICK] = state[MAGE_PICK + me] - FIRST_MAGE + 1
     _pending(state, obs)
+    hands = np.zeros(MAX_PLAYERS, dtype=np.int64)
+    discards = np.zeros(MAX_PLAYERS, dtype=np.int64)
+    for c in range(NUM_COMPONENTS):
+        if c < NUM_ARTIFACTS:
+            if state[LOC + c] == LOC_HAND:
+                hands[state[OWNER + c]] += 1
+            elif state[LOC + c] == LOC_DISCARD:
+                discards[state[OWNER + c]] += 1
+        _observe_component(state, me, c, obs)
+    points = np.zeros(MAX_PLAYERS, dtype=np.int64)
+    all_victory_points(state, points)
     for s in range(n):
         base = OBS_SEATS + s * SEAT_FIELDS
         obs[base + SEAT_PASSED] = state[PASSED + s]
         for e in range(NUM_ESSENCES):
             obs[base + SEAT_POOL + e] = _clip(state[POOL + s * NUM_ESSENCES + e])
-        obs[base + SEAT_VP] = _clip(victory_points(state, s))
-        obs[base + SEAT_HAND] = count_at(state, s, LOC_HAND)
+        obs[base + SEAT_VP] = _clip(points[s])
+        obs[base + SEAT_HAND] = hands[s]
         obs[base + SEAT_DECK] = state[DECK_SIZE + s]
-        obs[base + SEAT_DISCARD] = count_at(state, s, LOC_DISCARD)
+        obs[base + SEAT_DISCARD] = discards[s]
         obs[base + SEAT_KNOWN_TOP] = state[KNOWN_TOP + s]
         obs[base + SEAT_MON_KNOWN] = state[MON_KNOWN + s]
         obs[base + SEAT_MAGE_PICKED] = state[MAGE_PICK + s] >= 0
         obs[base + SEAT_WINNER] = state[WINNER + s]
-    for c in range(NUM_COMPONENTS):
-        zone, owner = _zone(state, me, c)
-        obs[OBS_COMPONENTS + PLANE_ZONE * NUM_COMPONENTS + c] = zone
-        obs[OBS_COMPONENTS + PLANE_OWNER * NUM_COMPONENTS + c] = owner
-        obs[OBS_COMPONENTS + PLANE_TURNED * NUM_COMPONENTS + c] = state[TURNED + c]
-        for e in range(NUM_ESSENCES):
-            value = _clip(state[STORED + c * NUM_ESSENCES + e])
-            obs[OBS_COMPONENTS + (PLANE_STORED + e) * NUM_COMPONENTS + c] = value
+
+
+@nb.njit(cache=True)
+def public_summary(state, out):
+    """Every seat's VP, then its pool (E, L, C, D, G), into ``out`` (``int64[4 * 6]``): what
+    the envs' ``infos`` show."""
+    all_victory_points(state, out[:MAX_PLAYERS])
+    for i in range(MAX_PLAYERS * NUM_ESSENCES):
+        out[MAX_PLAYERS + i] = state[POOL + i]
 
 
 # =========================================================================================

@@ -203,13 +203,13 @@ from presages_env.games.res_arcana.payments import (
     start_gain,
 )
 from presages_env.games.res_arcana.tableau import (
+    all_victory_points,
     draw,
     owns_in_play,
     pool_tiebreak,
     pop_monument,
     put_in_play,
     refill_display,
-    victory_points,
 )
 
 GOLDEN_STATUE = CID["Golden Statue"]
@@ -588,13 +588,15 @@ def _new_round(state, n):
 def _end_game(state, rewards, n, best):
     """Most VP wins; ties: most pool essences, Gold double; then a shared win (decision 2).
     Winners share +1, losers share -1 (nothing if everyone won)."""
+    points = np.zeros(MAX_PLAYERS, dtype=np.int64)
+    all_victory_points(state, points)
     top = -1
     for s in range(n):
-        if victory_points(state, s) == best:
+        if points[s] == best:
             top = max(top, pool_tiebreak(state, s))
     winners = 0
     for s in range(n):
-        if victory_points(state, s) == best and pool_tiebreak(state, s) == top:
+        if points[s] == best and pool_tiebreak(state, s) == top:
             state[WINNER + s] = 1
             winners += 1
     for s in range(n):
@@ -626,9 +628,9 @@ def _run_check(state, rewards, n):
             and state[POOL + owner * NUM_ESSENCES + G] >= REACT_COST[GOLDEN_STATUE, G]
         ):
             return ask(state, NODE_STATUE, owner)
-    best = np.int64(0)
-    for s in range(n):
-        best = max(best, victory_points(state, s))
+    points = np.zeros(MAX_PLAYERS, dtype=np.int64)
+    all_victory_points(state, points)
+    best = points[:n].max()
     if best >= WIN_VP:
         _end_game(state, rewards, n, best)
         return ASKED

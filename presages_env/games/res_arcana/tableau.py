@@ -12,6 +12,7 @@ from presages_env.core.header import HDR_NUM_PLAYERS
 from presages_env.core.rng import rng_shuffle
 from presages_env.games.res_arcana.cards import (
     ARTIFACT_DISCOUNT,
+    DISCOUNT_CIDS,
     DRAGON_DISCOUNT,
     FIRST_MAGE,
     FIRST_MONUMENT,
@@ -21,7 +22,6 @@ from presages_env.games.res_arcana.cards import (
     NUM_COMPONENTS,
     NUM_ESSENCES,
     NUM_MONUMENTS,
-    STORED_VP_CIDS,
     VP,
     VP_PER,
     VP_PER_BEAST,
@@ -79,8 +79,9 @@ def passive_discounts(state, seat):
     """(discount on dragons, any part; discount on artifacts, non-Gold part) of ``seat``."""
     dragon = 0
     artifact = 0
-    for c in range(NUM_COMPONENTS):
-        if (DRAGON_DISCOUNT[c] or ARTIFACT_DISCOUNT[c]) and owns_in_play(state, c, seat):
+    for i in range(DISCOUNT_CIDS.shape[0]):
+        c = DISCOUNT_CIDS[i]
+        if owns_in_play(state, c, seat):
             dragon += DRAGON_DISCOUNT[c]
             artifact += ARTIFACT_DISCOUNT[c]
     return dragon, artifact
@@ -219,33 +220,36 @@ def put_in_play(state, comp, seat):
 
 # ---- victory points ----------------------------------------------------------------------
 @nb.njit(cache=True)
-def _beasts(state, seat):
-    points = 0
-    for c in range(NUM_ARTIFACTS):
-        if owns_in_play(state, c, seat):
-            points += IS_CREATURE[c] + 2 * IS_DRAGON[c]
-    return points
+def all_victory_points(state, points):
+    """Every seat's VP into ``points`` (one pass over the components): printed VP of its
+    artifacts, monuments and Places of Power, what their stored essences and beasts score,
+    the first-player token and a Golden Statue used at the check under way."""
+    points[:] = 0
+    beasts = np.zeros(MAX_PLAYERS, dtype=np.int64)
+    bestiary = -1
+    for c in range(NUM_COMPONENTS):
+        if state[LOC + c] != LOC_PLAY:
+            continue
+        seat = state[OWNER + c]
+        points[seat] += VP[c]
+        if c < NUM_ARTIFACTS:
+            beasts[seat] += IS_CREATURE[c] + 2 * IS_DRAGON[c]
+        elif VP_PER[c] >= 0:
+            points[seat] += state[STORED + c * NUM_ESSENCES + VP_PER[c]]
+        elif VP_PER_BEAST[c]:
+            bestiary = seat
+    if bestiary >= 0:
+        points[bestiary] += beasts[bestiary]
+    points[state[FIRST_PLAYER]] += 1
+    if state[STATUE_USER] > 0:
+        points[state[STATUE_USER] - 1] += GOLDEN_STATUE_VP
 
 
 @nb.njit(cache=True)
 def victory_points(state, seat):
-    """Printed VP of the seat's artifacts, monuments and Places of Power, what their
-    stored essences and beasts score, the first-player token and a Golden Statue used at
-    the check under way."""
-    points = 1 if state[FIRST_PLAYER] == seat else 0
-    for c in range(NUM_COMPONENTS):
-        if VP[c] and owns_in_play(state, c, seat):
-            points += VP[c]
-    for i in range(STORED_VP_CIDS.shape[0]):
-        c = STORED_VP_CIDS[i]
-        if owns_in_play(state, c, seat):
-            if VP_PER[c] >= 0:
-                points += state[STORED + c * NUM_ESSENCES + VP_PER[c]]
-            if VP_PER_BEAST[c]:
-                points += _beasts(state, seat)
-    if state[STATUE_USER] == seat + 1:
-        points += GOLDEN_STATUE_VP
-    return points
+    points = np.zeros(MAX_PLAYERS, dtype=np.int64)
+    all_victory_points(state, points)
+    return points[seat]
 
 
 @nb.njit(cache=True)
