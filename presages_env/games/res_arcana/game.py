@@ -465,7 +465,7 @@ def _summary(state: np.ndarray) -> np.ndarray:
 
 
 def victory_points(state: np.ndarray, seat: int) -> int:
-    return int(k.victory_points(state, np.int64(seat)))
+    return int(_summary(state)[seat])
 
 
 def winners(state: np.ndarray) -> list[int]:
