@@ -1128,6 +1128,10 @@ PW_AMOUNT = _ARRAYS["PW_AMOUNT"]
 PW_PARAM = _ARRAYS["PW_PARAM"]
 PW_PARAM2 = _ARRAYS["PW_PARAM2"]
 NUM_POWERS = len(PW_COMP)
+# the one Place of Power scoring beasts (Sorcerer's Bestiary)
+BEAST_SCORER = int(np.flatnonzero(VP_PER_BEAST)[0])
+# components that score by themselves (printed VP or essences stored on them)
+SCORING_CIDS = np.flatnonzero((VP > 0) | (VP_PER >= 0)).astype(np.int64)
 # components with a passive discount (Artificer, Dragon Bridle, Dragon's Lair)
 DISCOUNT_CIDS = np.flatnonzero(DRAGON_DISCOUNT + ARTIFACT_DISCOUNT).astype(np.int64)
 POWER_TEXTS = tuple(p.text for row in ROWS for p in row.powers)

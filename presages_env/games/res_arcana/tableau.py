@@ -12,6 +12,7 @@ from presages_env.core.header import HDR_NUM_PLAYERS
 from presages_env.core.rng import rng_shuffle
 from presages_env.games.res_arcana.cards import (
     ARTIFACT_DISCOUNT,
+    BEAST_SCORER,
     DISCOUNT_CIDS,
     DRAGON_DISCOUNT,
     FIRST_MAGE,
@@ -19,12 +20,11 @@ from presages_env.games.res_arcana.cards import (
     IS_CREATURE,
     IS_DRAGON,
     NUM_ARTIFACTS,
-    NUM_COMPONENTS,
     NUM_ESSENCES,
     NUM_MONUMENTS,
+    SCORING_CIDS,
     VP,
     VP_PER,
-    VP_PER_BEAST,
     G,
     as_numpy_scalars,
 )
@@ -221,25 +221,22 @@ def put_in_play(state, comp, seat):
 # ---- victory points ----------------------------------------------------------------------
 @nb.njit(cache=True)
 def all_victory_points(state, points):
-    """Every seat's VP into ``points`` (one pass over the components): printed VP of its
-    artifacts, monuments and Places of Power, what their stored essences and beasts score,
-    the first-player token and a Golden Statue used at the check under way."""
+    """Every seat's VP into ``points``: printed VP of its artifacts, monuments and Places of
+    Power, what their stored essences score, Sorcerer's Bestiary's beasts, the first-player
+    token and a Golden Statue used at the check under way."""
     points[:] = 0
-    beasts = np.zeros(MAX_PLAYERS, dtype=np.int64)
-    bestiary = -1
-    for c in range(NUM_COMPONENTS):
-        if state[LOC + c] != LOC_PLAY:
-            continue
-        seat = state[OWNER + c]
-        points[seat] += VP[c]
-        if c < NUM_ARTIFACTS:
-            beasts[seat] += IS_CREATURE[c] + 2 * IS_DRAGON[c]
-        elif VP_PER[c] >= 0:
-            points[seat] += state[STORED + c * NUM_ESSENCES + VP_PER[c]]
-        elif VP_PER_BEAST[c]:
-            bestiary = seat
-    if bestiary >= 0:
-        points[bestiary] += beasts[bestiary]
+    for i in range(SCORING_CIDS.shape[0]):
+        c = SCORING_CIDS[i]
+        if state[LOC + c] == LOC_PLAY:
+            seat = state[OWNER + c]
+            points[seat] += VP[c]
+            if VP_PER[c] >= 0:
+                points[seat] += state[STORED + c * NUM_ESSENCES + VP_PER[c]]
+    if state[LOC + BEAST_SCORER] == LOC_PLAY:
+        seat = state[OWNER + BEAST_SCORER]
+        for c in range(NUM_ARTIFACTS):
+            if owns_in_play(state, c, seat):
+                points[seat] += IS_CREATURE[c] + 2 * IS_DRAGON[c]
     points[state[FIRST_PLAYER]] += 1
     if state[STATUE_USER] > 0:
         points[state[STATUE_USER] - 1] += GOLDEN_STATUE_VP
