@@ -19,7 +19,14 @@ from typing import Any
 import numpy as np
 
 from presages_env.core.game import Game
-from presages_env.core.header import HDR_CURRENT, HDR_NUM_PLAYERS, HDR_SEED, HDR_STEP, HDR_TERMINAL
+from presages_env.core.header import (
+    HDR_CURRENT,
+    HDR_NUM_PLAYERS,
+    HDR_SEED,
+    HDR_STEP,
+    HDR_TERMINAL,
+    TRUNCATED,
+)
 from presages_env.core.state_io import apply_actions
 from presages_env.core.validation import checked_state
 from presages_env.games.res_arcana import cards as cd
@@ -214,24 +221,26 @@ class ResArcanaGame(Game):
     # ---- reading a state ---------------------------------------------------------------
     def info_key(self, state: np.ndarray) -> bytes:
         """Changes whenever a VP total, a pool, the round or the end changes."""
-        return _summary(state).tobytes() + state[[lay.ROUND, HDR_TERMINAL]].tobytes()
+        return _summary(state).tobytes()
 
     def infos(self, state: np.ndarray) -> list[dict]:
-        """Public facts per seat: its VP and pool (``essences``, E L C D G), every seat's VP,
-        the round, the winners and whether the step cap cut the game."""
+        """Public facts per seat: its VP, its pool (``essences``: E, L, C, D, G counts), every
+        seat's VP, the round, the winners and whether the step cap cut the game."""
         n = int(state[HDR_NUM_PLAYERS])
         summary = _summary(state).tolist()
         points = summary[:n]
-        public = {
-            "round": int(state[lay.ROUND]),
-            "victory_points": points,
-            "winners": winners(state),
-            "truncated": int(state[HDR_TERMINAL]) == 2,
-        }
+        terminal = summary[-1]
+        won = winners(state) if terminal else []
         first = lay.MAX_PLAYERS
-        pools = [summary[first + 5 * s : first + 5 * s + 5] for s in range(n)]
         return [
-            dict(public, vp=points[s], essences=dict(zip(ESSENCES, pools[s], strict=True)))
+            {
+                "vp": points[s],
+                "essences": summary[first + 5 * s : first + 5 * s + 5],
+                "victory_points": points,
+                "round": summary[-2],
+                "winners": won,
+                "truncated": terminal == TRUNCATED,
+            }
             for s in range(n)
         ]
 
@@ -459,7 +468,7 @@ def is_turned(state: np.ndarray, name: str) -> bool:
 
 
 def _summary(state: np.ndarray) -> np.ndarray:
-    out = np.empty(lay.MAX_PLAYERS * 6, dtype=np.int64)
+    out = np.empty(k.SUMMARY_SIZE, dtype=np.int64)
     k.public_summary(state, out)
     return out
 

@@ -205,6 +205,8 @@ from presages_env.games.res_arcana.tableau import (
     passive_discounts,
 )
 
+SUMMARY_SIZE = MAX_PLAYERS * (1 + NUM_ESSENCES) + 2
+
 # sizes the core reads, as plain ints
 NUM_ACTIONS = int(NUM_ACTIONS)
 OBS_SIZE = int(OBS_SIZE)
@@ -481,11 +483,13 @@ def observe(state, player, obs):
 
 @nb.njit(cache=True)
 def public_summary(state, out):
-    """Every seat's VP, then its pool (E, L, C, D, G), into ``out`` (``int64[4 * 6]``): what
-    the envs' ``infos`` show."""
+    """What the envs' ``infos`` show, into ``out`` (``int64[SUMMARY_SIZE]``): every seat's VP,
+    then its pool (E, L, C, D, G), then the round and the terminal flag."""
     all_victory_points(state, out[:MAX_PLAYERS])
     for i in range(MAX_PLAYERS * NUM_ESSENCES):
         out[MAX_PLAYERS + i] = state[POOL + i]
+    out[SUMMARY_SIZE - 2] = state[ROUND]
+    out[SUMMARY_SIZE - 1] = state[HDR_TERMINAL]
 
 
 # =========================================================================================
