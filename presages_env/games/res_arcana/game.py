@@ -218,6 +218,10 @@ class ResArcanaGame(Game):
             step_cap=int(state[lay.OPT_STEP_CAP]),
         )
 
+    def obs_high(self, num_players: int) -> np.ndarray:
+        """Upper bound of every observation entry (the lower bound is 0)."""
+        return observation_high(num_players)
+
     # ---- reading a state ---------------------------------------------------------------
     def info_key(self, state: np.ndarray) -> bytes:
         """Changes whenever a VP total, a pool, the round or the end changes."""
@@ -249,6 +253,71 @@ class ResArcanaGame(Game):
 
     def render(self, state: np.ndarray) -> str:
         return render_text(state)
+
+
+def observation_high(num_players: int) -> np.ndarray:
+    """Entry-wise maxima of the observation layout (``layout.py``, docs/res_arcana.md)."""
+    n = num_players
+    nc, cap = cd.NUM_COMPONENTS, 127
+    high = np.zeros(lay.OBS_SIZE, dtype=np.int64)
+    header = [n, n, lay.PHASE_OVER, lay.NUM_NODES - 1, n, n, n, cap, 1, cd.NUM_MONUMENTS]
+    high[: len(header)] = header
+    high[lay.OBS_MON_TOP : lay.OBS_MON_TOP + lay.LOOK_DEPTH] = cd.NUM_MONUMENTS
+    high[lay.OBS_MY_TOP : lay.OBS_MY_TOP + lay.LOOK_DEPTH] = cd.NUM_ARTIFACTS
+    high[lay.OBS_MY_MAGE_PICK] = cd.NUM_MAGES
+    pending = {
+        "ACT_KIND": lay.DO_PASS,
+        "ACT_PLAYER": n,
+        "ACT_COMP": nc,
+        "ACT_POWER": cd.NUM_POWERS,
+        "ACT_STAGE": lay.ST_FINISH,
+        "ACT_TARGET": nc,
+        "ACT_XTYPE": cd.NUM_ESSENCES,
+        "ACT_COUNT": lay.LOOK_DEPTH,
+        "PAY_PLAYER": n,
+        "PAY_MASK": cd.ALL,
+        "PAY_MIN": cd.NUM_ESSENCES - 1,
+        "GAIN_PLAYER": n,
+        "GAIN_MASK": cd.ALL,
+        "GAIN_MIN": cd.NUM_ESSENCES - 1,
+        "GAIN_DEST": nc,
+        "GAIN_MODE": lay.GAIN_OR_GOLD,
+        "TGT_KIND": lay.NUM_TARGET_KINDS - 1,
+        "TGT_PLAYER": n,
+        "TGT_CURSOR": nc,
+        "CHECK_ACTIVE": lay.CHECK_MID_ROUND,
+        "STATUE_USER": n,
+        "LOOK_DECK": lay.LOOK_MONUMENTS,
+        "LOOK_COUNT": lay.LOOK_DEPTH,
+        "COL_K": n,
+        "COL_STAGE": lay.COL_NEXT,
+    }
+    for i, field in enumerate(lay.PENDING_FIELDS):
+        high[lay.OBS_PENDING + i] = pending.get(field, cap)
+    seat = [
+        1,
+        cap,
+        cap,
+        cap,
+        cap,
+        cap,
+        cap,
+        cd.NUM_ARTIFACTS,
+        lay.DECK_CAP,
+        cd.NUM_ARTIFACTS,
+        lay.LOOK_DEPTH,
+        lay.LOOK_DEPTH,
+        1,
+        1,
+    ]
+    for s in range(n):
+        base = lay.OBS_SEATS + s * lay.SEAT_FIELDS
+        high[base : base + lay.SEAT_FIELDS] = seat
+    planes = [lay.Z_BOX, n, 1] + [cap] * cd.NUM_ESSENCES
+    for p, value in enumerate(planes):
+        start = lay.OBS_COMPONENTS + p * nc
+        high[start : start + nc] = value
+    return high
 
 
 # =========================================================================================

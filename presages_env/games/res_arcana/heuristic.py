@@ -120,9 +120,9 @@ def _essence_score(obs, me, node, e):
 @nb.njit(cache=True)
 def _target_score(obs, me, c):
     kind = _pending(obs, TGT_KIND_FIELD)
-    if kind == lay.TK_MAGE:
+    if kind == lay.TK_MAGE and cd.FIRST_MAGE <= c < cd.FIRST_ITEM:
         return MAGE_RANK[c - cd.FIRST_MAGE]
-    if kind == lay.TK_ITEM or kind == lay.TK_ITEM_SWAP:
+    if (kind == lay.TK_ITEM or kind == lay.TK_ITEM_SWAP) and cd.FIRST_ITEM <= c < cd.FIRST_MONUMENT:
         return ITEM_RANK[c - cd.FIRST_ITEM]
     if kind == lay.TK_TAKE:
         keeps = cd.VP_PER[c] >= 0 or cd.COLLECT_SPECIAL[c] != cd.COLLECT_PLAIN
