@@ -71,8 +71,14 @@ random_actions_serial = nb.njit(cache=True)(_random_actions)
 
 
 def source_digest(module) -> str:
-    """Short hash of a module's source: part of the cache name of code that inlines it."""
-    return hashlib.sha1(inspect.getsource(module).encode()).hexdigest()[:10]
+    """Short hash of a module's source: part of the cache name of code that inlines it.
+
+    A kernel module split by concern lists the other modules its kernels call in
+    ``KERNEL_MODULES``; their sources are hashed too, so editing any of them recompiles.
+    """
+    modules = (module, *getattr(module, "KERNEL_MODULES", ()))
+    source = "".join(inspect.getsource(m) for m in modules)
+    return hashlib.sha1(source.encode()).hexdigest()[:10]
 
 
 def bind_kernels(template, namespace: dict, qualname: str, parallel: bool = False):

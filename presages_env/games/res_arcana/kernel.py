@@ -22,6 +22,12 @@ from presages_env.core.header import (
     HDR_TERMINAL,
 )
 from presages_env.core.rng import rng_below, rng_seed, rng_shuffle
+from presages_env.games.res_arcana import cards as cards_module
+from presages_env.games.res_arcana import effects as effects_module
+from presages_env.games.res_arcana import layout as layout_module
+from presages_env.games.res_arcana import payments as payments_module
+from presages_env.games.res_arcana import phases as phases_module
+from presages_env.games.res_arcana import tableau as tableau_module
 from presages_env.games.res_arcana.cards import (
     ALL,
     COST,
@@ -206,6 +212,16 @@ from presages_env.games.res_arcana.tableau import (
 )
 
 SUMMARY_SIZE = MAX_PLAYERS * (1 + NUM_ESSENCES) + 2
+
+# the modules these kernels call: their sources name the batched copies' cache entries
+KERNEL_MODULES = (
+    cards_module,
+    layout_module,
+    payments_module,
+    tableau_module,
+    effects_module,
+    phases_module,
+)
 
 # sizes the core reads, as plain ints
 NUM_ACTIONS = int(NUM_ACTIONS)
