@@ -761,18 +761,4 @@ def react(state, victim, action_comp, dragon_ignore):
         lose_life(state, victim, PW_AMOUNT[power])
 
 
-@nb.njit(cache=True)
-def mage_options_of(state, seat):
-    """The two mages dealt to ``seat`` (setup)."""
-    first = -1
-    second = -1
-    for c in range(NUM_COMPONENTS):
-        if state[LOC + c] == LOC_MAGE_OPTION and state[OWNER + c] == seat:
-            if first < 0:
-                first = c
-            else:
-                second = c
-    return first, second
-
-
 as_numpy_scalars(globals())  # see cards.as_numpy_scalars

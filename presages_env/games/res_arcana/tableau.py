@@ -8,20 +8,16 @@ owner's discard pile and its essences back to the supply (§3, seed "Défausser 
 import numba as nb
 import numpy as np
 
-from presages_env.core.header import HDR_NUM_PLAYERS
 from presages_env.core.rng import rng_shuffle
 from presages_env.games.res_arcana.cards import (
     ARTIFACT_DISCOUNT,
     BEAST_SCORER,
     DISCOUNT_CIDS,
     DRAGON_DISCOUNT,
-    FIRST_MAGE,
-    FIRST_MONUMENT,
     IS_CREATURE,
     IS_DRAGON,
     NUM_ARTIFACTS,
     NUM_ESSENCES,
-    NUM_MONUMENTS,
     SCORING_CIDS,
     VP,
     VP_PER,
@@ -40,7 +36,6 @@ from presages_env.games.res_arcana.layout import (
     LOC_DISCARD,
     LOC_DISPLAY,
     LOC_HAND,
-    LOC_MON_DECK,
     LOC_PLAY,
     MAX_PLAYERS,
     MON_DECK,
@@ -256,26 +251,6 @@ def pool_tiebreak(state, seat):
     for e in range(NUM_ESSENCES):
         total += state[POOL + seat * NUM_ESSENCES + e] * (2 if e == G else 1)
     return total
-
-
-@nb.njit(cache=True)
-def is_mage(comp):
-    return FIRST_MAGE <= comp < FIRST_MAGE + 10
-
-
-@nb.njit(cache=True)
-def is_monument(comp):
-    return FIRST_MONUMENT <= comp < FIRST_MONUMENT + NUM_MONUMENTS
-
-
-@nb.njit(cache=True)
-def num_players(state):
-    return state[HDR_NUM_PLAYERS]
-
-
-@nb.njit(cache=True)
-def monument_loc_ok(state, comp):
-    return state[LOC + comp] in (LOC_MON_DECK, LOC_DISPLAY)
 
 
 as_numpy_scalars(globals())  # see cards.as_numpy_scalars

@@ -76,10 +76,6 @@ def validate_state(state: np.ndarray) -> None:
     check.pending()
 
 
-def _names(prefix: str, count: int) -> list[str]:
-    return [f"{prefix}[{i}]" for i in range(count)]
-
-
 class _Check:
     def __init__(self, state: np.ndarray) -> None:
         self.r = SlotReader(state)
