@@ -11,7 +11,7 @@ from pettingzoo import AECEnv
 
 from presages_env.core.actions import check_action
 from presages_env.core.game import Game
-from presages_env.core.header import HDR_CURRENT, HDR_TERMINAL, step_of
+from presages_env.core.header import HDR_CURRENT, HDR_TERMINAL, TRUNCATED, step_of
 from presages_env.core.validation import check_int, check_seed, checked_state
 
 # What an illegal action does: "raise" refuses it (ValueError, nothing changes); "terminate"
@@ -208,9 +208,9 @@ class CardGameEnv(AECEnv):
         self.agents = list(self.possible_agents)
         self.rewards = dict.fromkeys(self.agents, 0.0)
         self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
-        over = self.game.is_over(self._state)
-        self.terminations = dict.fromkeys(self.agents, over)
-        self.truncations = dict.fromkeys(self.agents, False)
+        cut = self._state[HDR_TERMINAL] == TRUNCATED
+        self.terminations = dict.fromkeys(self.agents, self.game.is_over(self._state) and not cut)
+        self.truncations = dict.fromkeys(self.agents, bool(cut))
         self._ended_illegally = False
         self._version += 1
         self._mask_version = -1
@@ -250,7 +250,9 @@ class CardGameEnv(AECEnv):
         for i, a in enumerate(self.possible_agents):
             self.rewards[a] = rewards[i]
         self._accumulate_rewards()
-        if self._state[HDR_TERMINAL]:
+        if self._state[HDR_TERMINAL] == TRUNCATED:  # the game's own step cap
+            self.truncations = dict.fromkeys(self.agents, True)
+        elif self._state[HDR_TERMINAL]:
             self.terminations = dict.fromkeys(self.agents, True)
         elif self.max_steps is not None and step_of(self._state) >= self.max_steps:
             self.truncations = dict.fromkeys(self.agents, True)

@@ -16,7 +16,7 @@ import numba as nb
 
 from presages_env.core import header as core_header
 from presages_env.core import rng as core_rng
-from presages_env.core.header import HDR_CURRENT, HDR_TERMINAL, read_step
+from presages_env.core.header import HDR_CURRENT, HDR_TERMINAL, TRUNCATED, read_step
 from presages_env.core.rng import choose_legal, derive_seed, rng_get, splitmix_next
 
 # Names the templates use; bound per game by `specialise`.
@@ -50,7 +50,8 @@ def _step_all(states, actions, obs, masks, rewards, current, done, truncated, ma
             truncated[i] = False
             continue
         step(state, actions[i], rewards[i])
-        truncated[i] = state[HDR_TERMINAL] == 0 and max_steps > 0 and read_step(state) >= max_steps
+        capped = state[HDR_TERMINAL] == 0 and max_steps > 0 and read_step(state) >= max_steps
+        truncated[i] = capped or state[HDR_TERMINAL] == TRUNCATED
         done[i] = state[HDR_TERMINAL] != 0 or truncated[i]
         if done[i]:
             # the next game's seed comes from this game's RNG: reproducible per env
@@ -73,8 +74,13 @@ random_actions_serial = nb.njit(cache=True)(_random_actions)
 
 
 def source_digest(*modules) -> str:
-    """Short hash of modules' sources: part of the cache name of code that inlines them."""
-    sources = "".join(inspect.getsource(module) for module in modules)
+    """Short hash of modules' sources: part of the cache name of code that inlines them.
+
+    A kernel module split by concern lists the other modules its kernels call in
+    ``KERNEL_MODULES``; their sources are hashed too, so editing any of them recompiles.
+    """
+    expanded = [m for module in modules for m in (module, *getattr(module, "KERNEL_MODULES", ()))]
+    sources = "".join(inspect.getsource(module) for module in expanded)
     return hashlib.sha1(sources.encode()).hexdigest()[:10]
 
 

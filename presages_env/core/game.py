@@ -67,6 +67,10 @@ class Game:
     # Bumped whenever the meaning of a slot changes: saved states of another layout are refused.
     # Version 2 is the compact layout (narrow slots, split 64-bit header fields).
     layout_version: ClassVar[int]
+    # True for a game whose rules cut runaway games at a step cap of their own: it then
+    # ends with HDR_TERMINAL = header.TRUNCATED (no winner, zero rewards), which the envs
+    # report as a truncation.
+    truncates_itself: ClassVar[bool] = False
     Options: ClassVar[type]  # a frozen dataclass of the game's options with defaults
 
     # The game's kernel module: its four kernels and its STATE_SIZE, NUM_ACTIONS and

@@ -20,7 +20,7 @@ slot                      slots  meaning
 ========================  =====  =========================================================
 HDR_NUM_PLAYERS           1      seats in this game
 HDR_CURRENT               1      seat whose decision it is; -1 once the game is over
-HDR_TERMINAL              1      1 once the game is over
+HDR_TERMINAL              1      1 once the game is over; TRUNCATED if cut at its own cap
 HDR_GAME_ID               1      which game wrote this state (guards deserialisation)
 HDR_STEP                  4      decisions applied since the deal (32-bit, < 2**31)
 HDR_RNG                   8      splitmix64 state of the game's own RNG (64-bit)
@@ -42,6 +42,10 @@ RNG_SLOTS = 8
 HDR_SEED = HDR_RNG + RNG_SLOTS
 SEED_SLOTS = 8
 HEADER_SIZE = HDR_SEED + SEED_SLOTS
+
+# HDR_TERMINAL of a game its own rules cut short (a step cap): over, no winner, zero rewards;
+# the envs report it as a truncation, not a termination.
+TRUNCATED = 2
 
 # Bits per slot of a wide field: a byte, so that the narrowest dtype (int8) can hold it.
 WIDE_BITS = 8

@@ -37,6 +37,7 @@ from presages_env.core.header import (
     RNG_SLOTS,
     SEED_SLOTS,
     STEP_SLOTS,
+    TRUNCATED,
     WIDE_HIGH,
     WIDE_LOW,
 )
@@ -138,7 +139,10 @@ def check_state_array(game: Game, state: Any, num_players: int | None = None) ->
             f"a {n}-player {game.name} state has {size} slots, got {state.size} "
             f"(shape {state.shape})"
         )
-    terminal = reader.one("HDR_TERMINAL", HDR_TERMINAL, 0, 1)
+    # only a game with a step cap of its own may end truncated (HDR_TERMINAL = TRUNCATED)
+    terminal = reader.one(
+        "HDR_TERMINAL", HDR_TERMINAL, 0, TRUNCATED if game.truncates_itself else 1
+    )
     if terminal:
         reader.one("HDR_CURRENT", HDR_CURRENT, -1, -1)
     else:

@@ -8,6 +8,7 @@ GAME_CLASSES = {
     "president": "presages_env.games.president.game:PresidentGame",
     "presages": "presages_env.games.presages.game:PresagesGame",
     "aciliande": "presages_env.games.aciliande.game:AciliandeGame",
+    "res_arcana": "presages_env.games.res_arcana.game:ResArcanaGame",
 }
 
 
