@@ -157,10 +157,12 @@ def test_every_game_declares_a_narrow_dtype_and_the_compact_layout(name):
 
 
 def test_the_dtypes_chosen():
-    """int8 where every slot fits a byte; Aciliande's stake, pot and coins need int16."""
+    """int8 where every slot fits a byte; Aciliande's stake, pot and coins and Res Arcana's
+    essence counts and step cap need int16."""
     assert get_game("president").state_dtype == np.int8
     assert get_game("presages").state_dtype == np.int8
     assert get_game("aciliande").state_dtype == np.int16
+    assert get_game("res_arcana").state_dtype == np.int16
 
 
 @pytest.mark.parametrize("name", GAMES)
@@ -247,6 +249,8 @@ LONG_GAMES = [
     ("aciliande", 7, {"stake": 1000, "lives": 99}, 1),
     ("aciliande", 6, {"stake": 1000, "lives": 99, "teams": True}, 1),
     ("aciliande", 3, {"stake": 997, "lives": 40}, 2),
+    ("res_arcana", 2, {"places_of_power": "random"}, 3),
+    ("res_arcana", 4, {"step_cap": 30000}, 2),
 ]
 
 

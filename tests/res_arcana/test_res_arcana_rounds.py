@@ -3,11 +3,12 @@
 
 import numpy as np
 import pytest
-from res_arcana_helpers import GAME, legal, position
+from res_arcana_helpers import GAME, E, legal, position
 
 import presages_env
 from presages_env.core.header import HDR_TERMINAL, TRUNCATED
 from presages_env.games.res_arcana import cards as cd
+from presages_env.games.res_arcana import layout as lay
 from presages_env.games.res_arcana.game import (
     LOOK_OWN_DECK,
     NO,
@@ -293,3 +294,20 @@ def test_both_envs_report_the_cap_as_a_truncation():
     for _ in range(5):
         out = vec.step(np.argmax(vec.masks, axis=1))
     assert out.truncated.all() and out.done.all() and (out.rewards == 0).all()
+
+
+def test_a_seat_holding_more_than_the_essence_ceiling_truncates_the_game():
+    """Runaway engines end like the step cap, before any count nears what int16 holds."""
+    ceiling = lay.ESSENCE_CEILING
+    below = position(mages=("Alchemist", "Scholar"), pools=[f"4E {ceiling - 2}G", ""])
+    play(below, power("Alchemist", 0), E, E, E, E)  # pays its 4 "any" with Elan
+    assert pool(below, 0)["G"] == ceiling and below[HDR_TERMINAL] == 0
+    above = position(mages=("Alchemist", "Scholar"), pools=[f"4E {ceiling - 1}G", ""])
+    rewards = play(above, power("Alchemist", 0), E, E, E, E)
+    assert above[HDR_TERMINAL] == TRUNCATED and winners(above) == []
+    assert rewards.tolist() == [0.0, 0.0]
+
+
+def test_a_position_beyond_the_essence_ceiling_is_refused():
+    with pytest.raises(ValueError, match="POOL"):
+        position(pools=[f"{lay.ESSENCE_CEILING + 1}G", ""])

@@ -190,7 +190,7 @@ class ResArcanaGame(Game):
     Options = ResArcanaOptions
     truncates_itself = True
     state_dtype = k.STATE_DTYPE
-    layout_version = 1
+    layout_version = 2  # the compact layout from its first release (int16, 24-slot header)
     kernel = k
     validator = v
 
