@@ -32,6 +32,10 @@ from presages_env.games.aciliande.heuristic import heuristic_actions
 GAME = AciliandeGame()
 # hand size, bids, then every card and a declaration per trick: a bound on a manche's steps
 STEPS_PER_MANCHE = 1 + k.MAX_PLAYERS + 2 * k.MAX_PLAYERS * k.MAX_TRICKS
+# The worst values a corrupted state can hold: the extremes of the game's state dtype (a state
+# of any other dtype is refused with TypeError before any slot is read).
+MOST = int(np.iinfo(GAME.state_dtype).max)
+LEAST = int(np.iinfo(GAME.state_dtype).min)
 
 
 def option_sets(num_players: int) -> list[dict]:
@@ -341,24 +345,24 @@ def survivor(state: np.ndarray) -> int:
 
 CASES = [
     # options, extreme and out-of-range values
-    ("bid", lambda s: put(s, k.OPT_GODDESSES, 10**9), r"OPT_GODDESSES\[0\] = 1000000000"),
+    ("bid", lambda s: put(s, k.OPT_GODDESSES, MOST), rf"OPT_GODDESSES\[0\] = {MOST}"),
     ("bid", lambda s: put(s, k.OPT_GODDESSES + 1, s[k.OPT_GODDESSES]), r"OPT_GODDESSES\[1\]"),
     ("bid", lambda s: put(s, k.OPT_LIVES, 0), r"OPT_LIVES\[0\] = 0"),
     ("bid", lambda s: put(s, k.OPT_LIVES + 5, 3), r"OPT_LIVES\[5\] = 3"),
-    ("bid", lambda s: put(s, k.OPT_STAKE, -(10**9)), r"OPT_STAKE = -1000000000"),
+    ("bid", lambda s: put(s, k.OPT_STAKE, LEAST), rf"OPT_STAKE = {LEAST}"),
     ("bid", lambda s: put(s, k.OPT_FIXED_HAND, 5), r"OPT_FIXED_HAND = 5"),
     ("bid", lambda s: put(s, k.OPT_TEAMS, 1), r"OPT_TEAMS = 1"),
     ("team_hand_size", lambda s: put(s, k.OPT_TEAMS, 2), r"OPT_TEAMS = 2"),
     ("bid", lambda s: put(s, k.OPT_TIEBREAK, -1), r"OPT_TIEBREAK = -1"),
-    ("bid", lambda s: put(s, k.NODE, 10**9), r"NODE = 1000000000"),
+    ("bid", lambda s: put(s, k.NODE, MOST), rf"NODE = {MOST}"),
     ("bid", lambda s: put(s, k.NODE, k.NODE_GAME_OVER), r"NODE = 4"),
     ("end_last_survivor", lambda s: put(s, k.NODE, k.NODE_PLAY), r"NODE = 2"),
     ("bid", lambda s: put(s, k.END_REASON, k.END_LAST_SURVIVOR), r"END_REASON = 2"),
     ("end_last_survivor", lambda s: put(s, k.END_REASON, 0), r"END_REASON = 0"),
     ("bid", lambda s: put(s, k.DEALER, -1), r"DEALER = -1"),
     ("bid", lambda s: put(s, k.DEALER, 5), r"DEALER = 5"),
-    ("bid", lambda s: put(s, k.HAND_SIZE, 10**9), r"HAND_SIZE = 1000000000"),
-    ("bid", lambda s: put(s, k.LEADER, -(10**9)), r"LEADER = -1000000000"),
+    ("bid", lambda s: put(s, k.HAND_SIZE, MOST), rf"HAND_SIZE = {MOST}"),
+    ("bid", lambda s: put(s, k.LEADER, LEAST), rf"LEADER = {LEAST}"),
     ("bid", lambda s: put(s, k.TRICK_INDEX, 12), r"TRICK_INDEX = 12"),
     ("bid", lambda s: put(s, k.TRICK_LEN, 6), r"TRICK_LEN = 6"),
     ("bid", lambda s: put(s, k.TRICK_DECL, 3), r"TRICK_DECL = 3"),
@@ -366,7 +370,7 @@ CASES = [
     ("bid", lambda s: put(s, k.DUEL, 2), r"DUEL = 2"),
     ("bid", lambda s: put(s, k.FACE_UP, 4), r"FACE_UP = 4"),
     ("bid", lambda s: put(s, k.MANCHE, 0), r"MANCHE = 0"),
-    ("bid", lambda s: put(s, k.MANCHE, 10**9), r"MANCHE = 1000000000"),
+    ("bid", lambda s: put(s, k.MANCHE, MOST), rf"MANCHE = {MOST}"),
     ("bid", lambda s: put(s, k.POT, s[k.POT] + 1), r"POT = 6"),
     ("bid", lambda s: put(s, k.LIVES, 100), r"LIVES\[0\] = 100"),
     ("bid", lambda s: put(s, k.ALIVE, -1), r"ALIVE\[0\] = -1"),
@@ -374,7 +378,7 @@ CASES = [
     ("bid", lambda s: put(s, k.BIDS + 2, -2), r"BIDS\[2\] = -2"),
     ("bid", lambda s: put(s, k.TRICKS + 3, 12), r"TRICKS\[3\] = 12"),
     ("bid", lambda s: put(s, k.LOST_LAST + 4, -1), r"LOST_LAST\[4\] = -1"),
-    ("bid", lambda s: put(s, k.COINS, 10**9), r"COINS\[0\] = 1000000000"),
+    ("bid", lambda s: put(s, k.COINS, MOST), rf"COINS\[0\] = {MOST}"),
     ("bid", lambda s: put(s, k.DRAW, 22), r"DRAW\[0\] = 22"),
     ("bid", lambda s: put(s, k.BIDS + 5, 0), r"BIDS\[5\] = 0"),
     ("bid", lambda s: put(s, k.DRAW + 6, 3), r"DRAW\[6\] = 3"),
@@ -382,7 +386,7 @@ CASES = [
     ("bid", lambda s: put(s, k.CARD_OWNER + 3, 5), r"CARD_OWNER\[3\] = 5"),
     ("play", lambda s: put(s, k.CARD_OWNER, -2), r"CARD_OWNER\[0\] = -2"),
     ("play", lambda s: put(s, k.TRICK_CARDS, 22), r"TRICK_CARDS\[0\] = 22"),
-    ("play", lambda s: put(s, k.TRICK_SEATS, 10**9), r"TRICK_SEATS\[0\] = 1000000000"),
+    ("play", lambda s: put(s, k.TRICK_SEATS, MOST), rf"TRICK_SEATS\[0\] = {MOST}"),
     ("play", lambda s: put(s, k.PAST_WINNER, 4), r"PAST_WINNER\[0\] = 4"),
     ("play", lambda s: put(s, k.PAST_DECL, 3), r"PAST_DECL\[0\] = 3"),
     # seats
@@ -483,13 +487,19 @@ def test_each_broken_invariant_is_refused_naming_its_slot(kind, corrupt, slot):
 def test_issue_example_huge_goddess_is_refused_with_the_slot_name():
     """Issue 10: ``OPT_GODDESSES = 10**9`` crashed the kernels; now every entry point refuses."""
     state = GAME.new_state(4, 0)
-    state[k.OPT_GODDESSES] = 10**9
+    state[k.OPT_GODDESSES] = MOST  # the issue's 10**9, as close as an int16 state gets
     env = presages_env.make("aciliande", num_players=4)
     env.reset(seed=0)
-    with pytest.raises(ValueError, match=r"OPT_GODDESSES\[0\] = 1000000000"):
+    with pytest.raises(ValueError, match=rf"OPT_GODDESSES\[0\] = {MOST}"):
         env.set_state(state)
-    with pytest.raises(ValueError, match=r"OPT_GODDESSES\[0\] = 1000000000: must be in \[0, 21\]"):
+    with pytest.raises(ValueError, match=rf"OPT_GODDESSES\[0\] = {MOST}: must be in \[0, 21\]"):
         GAME.checked_state(state)
+    wide = GAME.new_state(4, 0).astype(np.int64)  # the issue's own state: int64, holding 10**9
+    wide[k.OPT_GODDESSES] = 10**9
+    with pytest.raises(TypeError, match="never cast"):
+        env.set_state(wide)
+    with pytest.raises(TypeError, match="never cast"):
+        GAME.checked_state(wide)
 
 
 # ---- fuzz: refused, or plays to the end ---------------------------------------------------
@@ -539,8 +549,8 @@ def base_states(games_per_config: int = 1) -> list[np.ndarray]:
 def interesting_values(state: np.ndarray, offset: int, rng: np.random.Generator) -> int:
     n = int(state[HDR_NUM_PLAYERS])
     value = int(state[offset])
-    choices = [10**9, -(10**9), 2**62, -(2**62), -2, -1, 0, 1, 2, 3, n - 1, n, n + 1, 7, 11, 12]
-    choices += [21, 22, value - 1, value + 1, int(rng.integers(-2, 25))]
+    choices = [MOST, LEAST, -2, -1, 0, 1, 2, 3, n - 1, n, n + 1, 7, 11, 12]
+    choices += [21, 22, max(value - 1, LEAST), min(value + 1, MOST), int(rng.integers(-2, 25))]
     return choices[int(rng.integers(len(choices)))]
 
 

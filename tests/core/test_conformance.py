@@ -21,7 +21,8 @@ from pettingzoo.test import api_test, seed_test
 import presages_env
 from presages_env.agents.search import ISMCTSAgent
 from presages_env.core import fuzz
-from presages_env.core.header import HDR_CURRENT, HDR_STEP, HDR_TERMINAL
+from presages_env.core.game import STATE_DTYPES
+from presages_env.core.header import HDR_CURRENT, HDR_TERMINAL, step_of
 from presages_env.core.rng import derive_seed
 from presages_env.core.state_io import apply_actions, deserialize, replay, serialize
 from presages_env.core.validation import checked_state
@@ -210,16 +211,18 @@ def test_bad_input_to_the_aec_env_changes_nothing(name, n):
         with pytest.raises((TypeError, ValueError)):
             env.step(action)
     bad_states = [
-        a_refused_state(game, n),
-        before.astype(np.int32),
-        before[:-1],
-        before.tolist(),
-        np.zeros_like(before),
+        (a_refused_state(game, n), ValueError),
+        (before[:-1], ValueError),
+        (before.tolist(), TypeError),
+        (np.zeros_like(before), ValueError),
     ]
-    for state in bad_states:
-        with pytest.raises((TypeError, ValueError)):
+    # the same slots in any other dtype: refused, never cast (int64 was the layout-1 dtype)
+    other_dtypes = [d for d in (*STATE_DTYPES, np.float64) if d != game.state_dtype]
+    bad_states += [(before.astype(dtype), TypeError) for dtype in other_dtypes]
+    for state, error in bad_states:
+        with pytest.raises(error):
             env.set_state(state)
-        with pytest.raises((TypeError, ValueError)):
+        with pytest.raises(error):
             env.reset(options={"state": state})
     np.testing.assert_array_equal(env.get_state(), before)
     env.last()  # still usable
@@ -298,7 +301,8 @@ def test_a_saved_game_loads_and_plays_on_identically(name, n):
     loaded = deserialize(serialize(middle), game)
     np.testing.assert_array_equal(loaded, middle)
     assert loaded.dtype == game.state_dtype
-    assert deserialize(serialize(trajectory[-1]))[HDR_STEP] == trajectory[-1][HDR_STEP]
+    final = deserialize(serialize(trajectory[-1]))
+    assert step_of(final) == step_of(trajectory[-1]) == len(trajectory) - 1
 
 
 # ---- no leak -------------------------------------------------------------------------------

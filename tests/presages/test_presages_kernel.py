@@ -166,7 +166,7 @@ def _random_games(n, seeds, max_steps):
     mask = np.zeros(k.NUM_ACTIONS, np.int8)
     rewards = np.zeros(n, np.float32)
     obs = np.zeros(k.OBS_SIZE, np.int8)
-    state = np.zeros(k.STATE_SIZE, np.int64)
+    state = np.zeros(k.STATE_SIZE, k.STATE_DTYPE)
     state[HDR_NUM_PLAYERS] = n
     x = np.uint64(88172645463325252)
     for g in range(seeds.shape[0]):

@@ -16,7 +16,7 @@ import itertools
 import numpy as np
 import pytest
 
-from presages_env.core.header import HDR_CURRENT, HDR_NUM_PLAYERS, HDR_TERMINAL
+from presages_env.core.header import HDR_CURRENT, HDR_NUM_PLAYERS, HDR_TERMINAL, wide_slots
 from presages_env.core.validation import InvalidStateError
 from presages_env.games.presages import kernel as k
 from presages_env.games.presages import validate
@@ -25,6 +25,12 @@ from presages_env.games.presages.game import PresagesGame, setup_position
 from presages_env.games.presages.heuristic import heuristic_actions
 
 GAME = PresagesGame()
+# The worst values a corrupted state can hold: the extremes of the game's state dtype (a state
+# of any other dtype is refused with TypeError before any slot is read). Slot values read back
+# are int8 scalars: offsets and sums computed from them are taken as Python ints.
+MOST = int(np.iinfo(GAME.state_dtype).max)
+LEAST = int(np.iinfo(GAME.state_dtype).min)
+ROUND_REWARD = slice(k.OPT_ROUND_REWARD_MILLI, k.OPT_ROUND_REWARD_MILLI + k.ROUND_REWARD_SLOTS)
 FLAGS = (
     "pride_carries_into_next_round",
     "bout_winner_is_placer",
@@ -174,7 +180,7 @@ def test_every_state_of_heuristic_games_is_accepted(n):
 def test_search_worlds_are_accepted(n):
     """Worlds for every seat, but for the other seats at LUCK_DISCARD: ``sample_world`` may
     give Luck's holder only Fear there, a world without a legal action that is refused."""
-    world = np.zeros(k.STATE_SIZE, dtype=np.int64)
+    world = np.zeros(k.STATE_SIZE, dtype=GAME.state_dtype)
     for seed in range(8):
         for i, state in enumerate(random_game(n, 300 + seed, **ALL_OPTIONS[seed * 7 % 32])):
             seat = i % n
@@ -215,30 +221,62 @@ def test_setup_position_refuses_what_it_builds_badly_by_slot(monkeypatch):
 
     def corrupted(state, seed, starter):
         start_position(state, seed, starter)
-        state[k.LOC + 15] = -(10**9)
+        state[k.LOC + 15] = LEAST
 
     monkeypatch.setattr(k, "start_position", corrupted)
-    with pytest.raises(InvalidStateError, match=r"LOC\[15\] = -1000000000"):
+    with pytest.raises(InvalidStateError, match=rf"LOC\[15\] = {LEAST}"):
         setup_position(4, [[15, 1], [2, 3], [4, 5], [6, 7]], 0, [0, 1, 0, 1])
 
 
 # ---- regression: the issue's example ------------------------------------------------------------
 def test_issue_example_loc_15_far_negative_is_refused_naming_loc():
     state = GAME.new_state(4, 0)
-    state[k.LOC + 15] = -(10**9)
-    with pytest.raises(ValueError, match=r"LOC\[15\] = -1000000000: must be one of"):
+    state[k.LOC + 15] = LEAST  # the issue's -10**9, as far as an int8 state goes
+    with pytest.raises(ValueError, match=rf"LOC\[15\] = {LEAST}: must be one of"):
         GAME.checked_state(state)
     with pytest.raises(ValueError, match=r"LOC\[15\]"):
         GAME.step(state, 0, np.zeros(4, dtype=np.float32))
+    wide = GAME.new_state(4, 0).astype(np.int64)  # the issue's own state: int64, holding -10**9
+    wide[k.LOC + 15] = -(10**9)
+    with pytest.raises(TypeError, match="never cast"):
+        GAME.checked_state(wide)
+    with pytest.raises(TypeError, match="never cast"):
+        GAME.step(wide, 0, np.zeros(4, dtype=np.float32))
+
+
+# ---- the round-reward option: one value over its byte slots ------------------------------------
+@pytest.mark.parametrize("milli", (0, 1, 127, 128, 255, 256, 999, 1000))
+def test_every_round_reward_is_accepted_over_its_byte_slots(milli):
+    """A byte above 127 is stored negative: the option is read as one value, not slot by slot."""
+    state = GAME.new_state(4, 0, round_reward=milli / 1000)
+    assert state[ROUND_REWARD].tolist() == wide_slots(milli, k.ROUND_REWARD_SLOTS)
+    accept(state)
+    assert GAME.read_options(state).round_reward == milli / 1000
+
+
+def test_a_round_reward_slot_holding_more_than_a_byte_is_refused_by_the_game_validator():
+    """Only a wider array can hold one, and the checked entry points refuse it with TypeError
+    first; the game's own validator still checks that each slot of the field is a byte."""
+    state = GAME.new_state(4, 0, round_reward=0.2).astype(np.int16)
+    state[k.OPT_ROUND_REWARD_MILLI] = 200  # as one byte (200 + 0 * 256) the value is in range
+    with pytest.raises(InvalidStateError, match=r"OPT_ROUND_REWARD_MILLI\[0\] = 200"):
+        validate.validate_state(state)
+    with pytest.raises(TypeError, match="never cast"):
+        GAME.checked_state(state)
 
 
 # ---- extreme values, in every slot ------------------------------------------------------------
-@pytest.mark.parametrize("value", (10**9, -(10**9), 2**63 - 1, -(2**63)))
+@pytest.mark.parametrize("value", (MOST, LEAST))
 def test_every_game_slot_refuses_extreme_values_by_its_layout_name(value):
     base = find(lambda s: s[k.ROUND] >= 2 and s[k.BOUT] >= 3 and s[k.LOG_LEN] >= 2)
     for index in range(k.OPT_PRIDE_CARRIES, k.STATE_SIZE):
         state = base.copy()
-        state[index] = value
+        if ROUND_REWARD.start <= index < ROUND_REWARD.stop - 1:
+            # a low byte of the wide option holds any byte: the extreme goes in every byte,
+            # so the field as a whole holds it (the top byte alone is tested as it comes)
+            state[ROUND_REWARD] = value
+        else:
+            state[index] = value
         slot = refused_at(state).slot
         name = layout_name(index)
         assert slot == name or slot.startswith(name + "["), (index, name, slot)
@@ -285,13 +323,13 @@ def set_slot(offset, value, slot):
 def front_card_twice(s):
     seat = next(p for p in range(4) if s[k.FRONT + p])
     other = next(p for p in range(4) if s[k.FRONT + p] and p != seat)
-    card = s[k.FRONT + other]
+    card = int(s[k.FRONT + other])
     s[k.LOC + card] = k.LOC_FRONT + seat  # card lies in front of two seats
     return f"FRONT[{other}]"
 
 
 def discarded_and_in_hand(s):
-    card = s[k.DISCARD_LIST]
+    card = int(s[k.DISCARD_LIST])
     s[k.LOC + card] = 0
     s[k.HAND_COUNT] += 1
     return "DISCARD_LIST[0]"
@@ -313,15 +351,15 @@ def start_absolus_across_teams(s):
 
 
 def shorter_pile(s):
-    count = s[k.DISCARD_COUNT]
-    card = s[k.DISCARD_LIST + count - 1]
+    count = int(s[k.DISCARD_COUNT])
+    card = int(s[k.DISCARD_LIST + count - 1])
     s[k.DISCARD_LIST + count - 1] = 0
     s[k.DISCARD_COUNT] = count - 1
     return f"LOC[{card}]"
 
 
 def swapped_disc_order(s):
-    a, b = s[k.DISCARD_LIST], s[k.DISCARD_LIST + 1]
+    a, b = int(s[k.DISCARD_LIST]), int(s[k.DISCARD_LIST + 1])
     s[k.DISC_ORDER + a], s[k.DISC_ORDER + b] = s[k.DISC_ORDER + b], s[k.DISC_ORDER + a]
     return f"DISC_ORDER[{min(a, b)}]"
 
@@ -333,7 +371,7 @@ def two_winners(s):
 
 
 def bout_skipped(s):
-    first = s[k.DISCARD_LIST]
+    first = int(s[k.DISCARD_LIST])
     s[k.DISC_BOUT + first] = 2
     return f"DISC_BOUT[{first}]"
 
@@ -342,7 +380,7 @@ def luck_discarded_fear(s):
     card = next(c for c in range(1, 36) if s[k.DISC_KIND + c] == k.KIND_LUCK)
     for slot in (k.LOC, k.DISC_ORDER, k.DISC_BOUT, k.DISC_SEAT, k.DISC_KIND):
         s[slot + FEAR], s[slot + card] = s[slot + card], s[slot + FEAR]
-    s[k.DISCARD_LIST + s[k.DISC_ORDER + FEAR] - 1] = FEAR
+    s[k.DISCARD_LIST + int(s[k.DISC_ORDER + FEAR]) - 1] = FEAR
     return f"DISC_KIND[{FEAR}]"
 
 
@@ -387,7 +425,7 @@ def placer_of_hand_card(s):
 
 
 def last_hand_of_card_in_play(s):
-    card = next(c for c in s[k.FRONT : k.FRONT + 4] if c)
+    card = next(int(c) for c in s[k.FRONT : k.FRONT + 4] if c)
     s[k.LAST_HAND_SEAT + card] = 1
     s[k.LAST_HAND_BOUT + card] = 1
     return f"LAST_HAND_SEAT[{card}]"
@@ -472,7 +510,7 @@ def placed_on_a_taken_seat(s):
 
 def fronts_swapped(s):
     a, b = [p for p in range(4) if s[k.FRONT + p]][:2]
-    ca, cb = s[k.FRONT + a], s[k.FRONT + b]
+    ca, cb = int(s[k.FRONT + a]), int(s[k.FRONT + b])
     s[k.FRONT + a], s[k.FRONT + b] = cb, ca
     s[k.LOC + ca], s[k.LOC + cb] = k.LOC_FRONT + b, k.LOC_FRONT + a
     return "FRONT"
@@ -508,7 +546,9 @@ def past_last_round(s):
 
 
 def secrets_beyond_the_logs(s):
-    s[k.SECRET_PAIRS + 1] += k.LOG_CAP * (s[k.BOUT] - 2) + 1  # seat 0 to seat 1
+    count = int(s[k.SECRET_PAIRS + 1]) + k.LOG_CAP * (int(s[k.BOUT]) - 2) + 1  # seat 0 to seat 1
+    assert count <= k.PAIR_COUNT_MAX, "the kernel stops counting there: pick an earlier bout"
+    s[k.SECRET_PAIRS + 1] = count
     return "SECRET_PAIRS[0][1]"
 
 
@@ -539,13 +579,13 @@ def reveal_unshown(s):
 
 
 def teammate_won_round(s):
-    winner = s[k.LAST_ROUND_WINNER]
+    winner = int(s[k.LAST_ROUND_WINNER])
     s[k.LAST_ROUND_WINNER] = next(p for p in seats_of(s, s[k.TEAM + winner]) if p != winner)
     return "LAST_ROUND_WINNER"
 
 
 def other_team_won_round(s):
-    winner = s[k.LAST_ROUND_WINNER]
+    winner = int(s[k.LAST_ROUND_WINNER])
     s[k.LAST_ROUND_WINNER] = seats_of(s, 1 - s[k.TEAM + winner])[0]
     return "LAST_ROUND_WINNER"
 
@@ -564,6 +604,16 @@ def deck_card_moved_past_the_cards_in_use(s):
     return "DECK[34]"
 
 
+def set_round_reward(milli):
+    """The wide round-reward option set to ``milli`` thousandths, byte by byte."""
+
+    def mutate(s):
+        s[ROUND_REWARD] = wide_slots(milli, k.ROUND_REWARD_SLOTS)
+        return "OPT_ROUND_REWARD_MILLI"
+
+    return mutate
+
+
 def in_play(card):
     return lambda s: k.LOC_FRONT <= s[k.LOC + card] < k.LOC_FRONT + 4
 
@@ -571,9 +621,10 @@ def in_play(card):
 CASES = {
     # options and teams
     "option flag 2": (mid_bout, set_slot(k.OPT_PRIDE_CARRIES, 2, "OPT_PRIDE_CARRIES")),
-    "round reward over 1": (
+    "round reward over 1": (mid_bout, set_round_reward(1001)),  # each byte in range
+    "round reward's high byte alone": (
         mid_bout,
-        set_slot(k.OPT_ROUND_REWARD_MILLI, 1001, "OPT_ROUND_REWARD_MILLI"),
+        set_slot(k.OPT_ROUND_REWARD_MILLI + 1, 4, "OPT_ROUND_REWARD_MILLI"),
     ),
     "three teams at 4": (mid_bout, set_slot(k.NUM_TEAMS, 3, "NUM_TEAMS")),
     "team index out of range": (mid_bout, set_slot(k.TEAM, 2, "TEAM[0]")),
@@ -588,7 +639,7 @@ CASES = {
     ),
     "face-up Absolus not forming the teams": (mid_bout, start_absolus_across_teams),
     # cards
-    "LOC far negative": (mid_bout, set_slot(k.LOC + 15, -(10**9), "LOC[15]")),
+    "LOC far negative": (mid_bout, set_slot(k.LOC + 15, LEAST, "LOC[15]")),
     "LOC -1": (mid_bout, set_slot(k.LOC + 3, -1, "LOC[3]")),
     "a hand beyond the table": (mid_bout, set_slot(k.LOC + 3, 5, "LOC[3]")),
     "card entry 0": (mid_bout, set_slot(k.LOC, 3, "LOC[0]")),
@@ -770,7 +821,7 @@ def test_each_broken_invariant_is_refused_by_its_slot(case):
 
 
 # ---- fuzz: refused, or played to the end -------------------------------------------------------
-BOUNDARY = (-(2**63), -(10**9), -2, -1, 0, 1, 2, 3, 5, 7, 8, 15, 16, 17, 18, 24, 35, 36, 127, 10**9)
+BOUNDARY = (LEAST, -2, -1, 0, 1, 2, 3, 5, 7, 8, 15, 16, 17, 18, 24, 35, 36, k.PAIR_COUNT_MAX, MOST)
 
 
 def corrupted(rng: np.random.Generator, state: np.ndarray) -> np.ndarray:
@@ -781,8 +832,8 @@ def corrupted(rng: np.random.Generator, state: np.ndarray) -> np.ndarray:
     kind = int(rng.integers(5))
     if kind == 0:
         s[i] = BOUNDARY[rng.integers(len(BOUNDARY))]
-    elif kind == 1:
-        s[i] += int(rng.choice((-1, 1)))
+    elif kind == 1:  # nudged, within what the slot can hold
+        s[i] = min(max(int(s[i]) + int(rng.choice((-1, 1))), LEAST), MOST)
     elif kind == 2:
         s[i], s[j] = s[j], s[i]
     else:

@@ -34,6 +34,10 @@ OPTIONS = [
     {"num_manches": 4, "reward_scheme": "places"},
 ]
 MAX_PLAYOUT_STEPS = 10_000
+# The worst values a corrupted state can hold: the extremes of the game's state dtype (a state
+# of any other dtype is refused with TypeError before any slot is read).
+MOST = int(np.iinfo(GAME.state_dtype).max)
+LEAST = int(np.iinfo(GAME.state_dtype).min)
 
 
 # ---- playing ------------------------------------------------------------------------------
@@ -43,7 +47,7 @@ def random_policy(rng: np.random.Generator) -> Callable[[np.ndarray, np.ndarray]
 
 def heuristic_policy(state: np.ndarray, mask: np.ndarray) -> int:
     obs = np.zeros((1, k.OBS_SIZE), dtype=np.int8)
-    k.observe(state, state[HDR_CURRENT], obs[0])
+    k.observe(state, np.int64(state[HDR_CURRENT]), obs[0])
     actions = np.zeros(1, dtype=np.int64)
     heuristic_actions(obs, mask[None], actions)
     return int(actions[0])
@@ -191,7 +195,7 @@ def is_later_following(s: np.ndarray) -> bool:
     """The second manche, both exchange parties still bound by the exchange, a 2 in a hand."""
     if s[HDR_TERMINAL] or s[k.MANCHE] != 1 or s[k.PHASE] != k.PHASE_PLAY or s[k.PASSES] < 1:
         return False
-    received, given = s[k.EXCH_RECEIVED], s[k.EXCH_GIVEN]
+    received, given = int(s[k.EXCH_RECEIVED]), int(s[k.EXCH_GIVEN])
     unplayed = s[k.GONE + received] == 0 and s[k.GONE + given] == 0
     return given < received < 12 and unplayed and s[k.GONE + 12] < 4
 
@@ -201,7 +205,7 @@ def is_give_back(s: np.ndarray) -> bool:
 
 
 def is_top_player_out(s: np.ndarray) -> bool:
-    top = s[k.TOP_PLAYER]
+    top = int(s[k.TOP_PLAYER])
     return not s[HDR_TERMINAL] and top >= 0 and s[k.PLACE + top] >= 0 and s[k.NUM_OUT] >= 2
 
 
@@ -210,7 +214,8 @@ def is_terminal(s: np.ndarray) -> bool:
 
 
 def hand(player: int, rank: int = 0) -> int:
-    return k.HAND + player * NUM_RANKS + rank
+    """The slot of ``player``'s cards of ``rank`` (Python ints: slot values are int8)."""
+    return k.HAND + int(player) * NUM_RANKS + int(rank)
 
 
 def set_slot(offset: int, value: int) -> Callable[[np.ndarray], None]:
@@ -295,7 +300,7 @@ def top_player_acts_again(s: np.ndarray) -> None:
 
 
 def mark_next_holder_passed(s: np.ndarray) -> None:
-    s[k.PASSED + s[HDR_CURRENT]] = 1
+    s[k.PASSED + int(s[HDR_CURRENT])] = 1
 
 
 def reopen_finished_match(s: np.ndarray) -> None:
@@ -347,24 +352,23 @@ def deck_card_changed(s: np.ndarray) -> None:
     s[k.DECK] = (s[k.DECK] + 1) % NUM_RANKS
 
 
-BIG = 10**9
 CORRUPTIONS = [
     # options
     (is_first_lead, set_slot(k.OPT_NUM_MANCHES, 0), "OPT_NUM_MANCHES"),
     (is_first_lead, set_slot(k.OPT_NUM_MANCHES, 61), "OPT_NUM_MANCHES"),
     (is_first_lead, set_slot(k.OPT_REWARD_SCHEME, 3), "OPT_REWARD_SCHEME"),
-    (is_first_lead, set_slot(k.OPT_REWARD_SCHEME, -BIG), "OPT_REWARD_SCHEME"),
+    (is_first_lead, set_slot(k.OPT_REWARD_SCHEME, LEAST), "OPT_REWARD_SCHEME"),
     # cards
-    (is_first_lead, set_slot(hand(1, 5), BIG), "HAND[1][5]"),
+    (is_first_lead, set_slot(hand(1, 5), MOST), "HAND[1][5]"),
     (is_first_lead, set_slot(hand(2, 0), -1), "HAND[2][0]"),
     (is_first_lead, set_slot(hand(5, 3), 1), "HAND[5][3]"),
-    (is_first_lead, set_slot(k.GONE + 4, -BIG), "GONE[4]"),
+    (is_first_lead, set_slot(k.GONE + 4, LEAST), "GONE[4]"),
     (is_first_lead, duplicate_a_card, "GONE"),
     (is_give_back, move_card(lambda s: 1, lambda s: 2, first_held(lambda s: 1)), "HAND"),
     (is_first_lead, set_slot(k.DECK + 7, 13), "DECK[7]"),
     (is_first_lead, deck_card_changed, "DECK"),
     # seating
-    (is_first_lead, set_slot(k.PLAYER_AT_SEAT, BIG), "PLAYER_AT_SEAT[0]"),
+    (is_first_lead, set_slot(k.PLAYER_AT_SEAT, MOST), "PLAYER_AT_SEAT[0]"),
     (is_first_lead, set_slot(k.PLAYER_AT_SEAT + 5, 0), "PLAYER_AT_SEAT[5]"),
     (is_first_lead, swap_slots(k.PLAYER_AT_SEAT, k.PLAYER_AT_SEAT + 1), "SEAT_OF"),
     (is_first_lead, set_slot(k.SEAT_OF + 3, -1), "SEAT_OF[3]"),
@@ -378,15 +382,15 @@ CORRUPTIONS = [
     (is_give_back, leader_elsewhere, "HDR_CURRENT"),
     (is_give_back, set_slot(k.TOP_PLAYER, 0), "TOP_PLAYER"),
     # the trick
-    (is_first_following, set_slot(k.TOP_RANK, BIG), "TOP_RANK"),
+    (is_first_following, set_slot(k.TOP_RANK, MOST), "TOP_RANK"),
     (is_first_following, set_slot(k.TOP_RANK, -1), "TOP_COUNT"),
     (is_first_following, set_slot(k.TOP_COUNT, 0), "TOP_COUNT"),
     (is_first_following, set_slot(k.TOP_COUNT, 5), "TOP_COUNT"),
     (is_early_following, top_rank_not_gone, "TOP_RANK"),
-    (is_first_following, set_slot(k.TOP_PLAYER, -BIG), "TOP_PLAYER"),
+    (is_first_following, set_slot(k.TOP_PLAYER, LEAST), "TOP_PLAYER"),
     (is_first_following, set_slot(k.TOP_PLAYER, -1), "TOP_RANK"),
     (is_first_following, top_player_acts_again, "PASSED"),
-    (is_first_following, set_slot(k.PASSES, BIG), "PASSES"),
+    (is_first_following, set_slot(k.PASSES, MOST), "PASSES"),
     (is_first_following, add_to_slot(k.PASSES, 1), "PASS"),
     (is_first_following, mark_next_holder_passed, "PASSED"),
     (is_first_following, set_slot(k.PASSED + 5, 1), "PASSED[5]"),
@@ -395,10 +399,10 @@ CORRUPTIONS = [
     (is_first_lead, set_slot(k.PASSES, 1), "PASSES"),
     (is_top_player_out, swap_places_of_the_out, "TOP_PLAYER"),
     # places
-    (is_first_following, set_slot(k.PLACE, BIG), "PLACE[0]"),
+    (is_first_following, set_slot(k.PLACE, MOST), "PLACE[0]"),
     (is_first_following, set_slot(k.PLACE + 4, -1), "PLACE[4]"),
     (is_first_following, add_to_slot(k.NUM_OUT, 1), "NUM_OUT"),
-    (is_first_following, set_slot(k.NUM_OUT, -BIG), "NUM_OUT"),
+    (is_first_following, set_slot(k.NUM_OUT, LEAST), "NUM_OUT"),
     (is_first_following, lambda s: s.__setitem__(k.PLACE + holders(s)[0], 0), "PLACE"),
     (is_first_lead, set_slot(k.LAST_PLACE, 0), "LAST_PLACE[0]"),
     (is_first_lead, set_slot(k.LAST_PLACE + 4, 0), "LAST_PLACE[4]"),
@@ -410,18 +414,18 @@ CORRUPTIONS = [
     (is_later_following, move_score, "SCORE"),
     (is_first_lead, set_slot(k.MANCHE, -1), "MANCHE"),
     (is_first_lead, set_slot(k.MANCHE, 3), "MANCHE"),
-    (is_later_following, set_slot(k.MANCHE, BIG), "MANCHE"),
+    (is_later_following, set_slot(k.MANCHE, MOST), "MANCHE"),
     (is_terminal, add_to_slot(k.MANCHE, -1), "MANCHE"),
     # the exchange and the dealer
     (is_first_lead, set_slot(k.EXCH_RECEIVED, 3), "EXCH_RECEIVED"),
-    (is_first_lead, set_slot(k.EXCH_FROM, BIG), "EXCH_FROM"),
+    (is_first_lead, set_slot(k.EXCH_FROM, MOST), "EXCH_FROM"),
     (is_later_following, swap_slots(k.EXCH_FROM, k.EXCH_TO), "EXCH_TO"),
     (is_later_following, set_slot(k.EXCH_GIVEN, -1), "EXCH_GIVEN"),
-    (is_later_following, set_slot(k.EXCH_RECEIVED, -BIG), "EXCH_RECEIVED"),
+    (is_later_following, set_slot(k.EXCH_RECEIVED, LEAST), "EXCH_RECEIVED"),
     (is_later_following, move_card(holder_of_a_two, last_player, lambda s: 12), "HAND"),
     (is_later_following, move_all(president, last_player, received), "HAND"),
     (is_later_following, move_all(last_player, president, given), "HAND"),
-    (is_first_lead, set_slot(k.DEALER, BIG), "DEALER"),
+    (is_first_lead, set_slot(k.DEALER, MOST), "DEALER"),
     (is_later_following, lambda s: s.__setitem__(k.DEALER, s[k.EXCH_TO]), "DEALER"),
     # a finished match
     (is_terminal, set_slot(k.TOP_PLAYER, -1), "TOP_PLAYER"),
@@ -431,7 +435,7 @@ CORRUPTIONS = [
     (is_terminal, set_slot(k.PHASE, k.PHASE_GIVE_BACK), "PHASE"),
     (is_terminal, swap_slots(k.LAST_PLACE, k.LAST_PLACE + 1), "LAST_PLACE"),
     # the header, for completeness
-    (is_first_lead, set_slot(HDR_CURRENT, BIG), "HDR_CURRENT"),
+    (is_first_lead, set_slot(HDR_CURRENT, MOST), "HDR_CURRENT"),
     (is_first_lead, set_slot(HDR_NUM_PLAYERS, 5), "PLACE"),
 ]
 
@@ -454,18 +458,21 @@ def test_the_issue_example_top_rank_is_refused_and_the_env_unchanged():
     env.step(int(np.flatnonzero(env.observe(env.agent_selection)["action_mask"])[0]))
     before = env.get_state()
     bad = before.copy()
-    bad[k.TOP_RANK] = 10**9
-    with pytest.raises(ValueError, match="TOP_RANK = 1000000000"):
+    bad[k.TOP_RANK] = MOST  # the issue's 10**9, as close as an int8 state gets
+    with pytest.raises(ValueError, match=f"TOP_RANK = {MOST}: must be in"):
         env.set_state(bad)
+    np.testing.assert_array_equal(env.get_state(), before)
+    wide = before.astype(np.int64)  # the issue's own state: an int64 array holding 10**9
+    wide[k.TOP_RANK] = 10**9
+    with pytest.raises(TypeError, match="never cast"):
+        env.set_state(wide)
     np.testing.assert_array_equal(env.get_state(), before)
 
 
 # ---- fuzzing ------------------------------------------------------------------------------
 EXTREMES = (
-    10**9,
-    -(10**9),
-    2**63 - 1,
-    -(2**63),
+    MOST,
+    LEAST,
     -2,
     -1,
     0,
@@ -503,8 +510,8 @@ def corrupted(state: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     how = int(rng.integers(5))
     if how == 0:
         s[slot] = EXTREMES[int(rng.integers(len(EXTREMES)))]
-    elif how == 1:
-        s[slot] += 1 if rng.integers(2) else -1
+    elif how == 1:  # nudged, within what the slot can hold
+        s[slot] = min(max(int(s[slot]) + (1 if rng.integers(2) else -1), LEAST), MOST)
     elif how == 2:
         s[slot] = int(rng.integers(-2, 15))
     elif how == 3:

@@ -7,7 +7,8 @@ and the rules keep every accepted state accepted after any legal action (each bo
 is one the kernel maintains, not only one it starts from). The first bad slot is reported
 by its layout name. Checked, in this order:
 
-- options: flags 0/1, the round reward 0..1000 thousandths;
+- options: flags 0/1; the round reward, a wide field of ROUND_REWARD_SLOTS byte slots (see
+  :mod:`presages_env.core.header`), each slot a byte and the value 0..1000 thousandths;
 - teams: NUM_TEAMS and the TEAM sizes of the player count; laurels (ROUNDS_WON) 0/1, a 2 only
   for the WINNING_TEAM of a finished game; START_ABSOLU none, or one distinct Absolu per seat
   that formed the teams;
@@ -19,8 +20,9 @@ by its layout name. Checked, in this order:
 - discards: DISCARD_COUNT/LIST hold exactly the discarded cards; DISC_ORDER/BOUT/SEAT/KIND
   describe them (each finished bout of the round: its winning card first, Luck's discard
   last, after Luck itself) and are 0 for every other card;
-- pair counts and private memories: ABS_PAIRS/SECRET_PAIRS only between two seats, and no more
-  remembered cards (SEEN_FROM, SHOWN_TO, ABS_RECV, ABS_GAVE) than exchanges;
+- pair counts and private memories: ABS_PAIRS/SECRET_PAIRS only between two seats, at most
+  PAIR_COUNT_MAX (where the kernel stops counting), and no more remembered cards (SEEN_FROM,
+  SHOWN_TO, ABS_RECV, ABS_GAVE) than exchanges;
 - per-card records: PLACER for cards in play only; LAST_HAND_SEAT/BOUT for cards still in that
   hand (or moved on by an Absolu exchange), bout 0 only for a face-up Absolu;
 - the pending node: every pending slot (EFFECT, LAW_DIR, GIVE_LAW_DIR, BLOCKED, VICTIM, TAKEN,
@@ -68,6 +70,7 @@ from presages_env.games.presages.cards import (
 MAX_SETUP_ROUND = 100  # the highest round ``setup_position`` starts
 MAX_ROUND = MAX_SETUP_ROUND + k.MAX_TEAMS  # each later round gives a team its one laurel
 MAX_BOUT = NUM_CARDS + 1  # every finished bout discards its winning card
+MAX_ROUND_REWARD_MILLI = 1000  # round_reward 1.0, in thousandths
 TEAM_SIZES = {4: [2, 2], 5: [2, 3], 6: [2, 2, 2]}
 CARDS = range(1, NUM_CARDS + 1)
 SEATS = range(k.MAX_SEATS)
@@ -234,7 +237,14 @@ class _Check:
     def options(self) -> None:
         for name, offset in _FLAGS:
             self.r.one(name, offset, 0, 1)
-        self.r.one("OPT_ROUND_REWARD_MILLI", k.OPT_ROUND_REWARD_MILLI, 0, 1000)
+        # a wide field: every byte slot, then the value they hold together
+        self.r.wide(
+            "OPT_ROUND_REWARD_MILLI",
+            k.OPT_ROUND_REWARD_MILLI,
+            k.ROUND_REWARD_SLOTS,
+            0,
+            MAX_ROUND_REWARD_MILLI,
+        )
 
     def teams(self) -> None:
         r, n = self.r, self.n
@@ -422,8 +432,9 @@ class _Check:
         self.memory("ABS_GAVE", k.ABS_GAVE, lambda p, x: absolu[p][x] + absolu[x][p])
 
     def pair_counts(self, name: str, offset: int) -> list[list[int]]:
-        """``[a][b]``: events this round between seats a != b (a bout logs at most LOG_CAP)."""
-        most = k.LOG_CAP * self.bout
+        """``[a][b]``: events this round between seats a != b (a bout logs at most LOG_CAP),
+        counted up to ``PAIR_COUNT_MAX``, where the kernel stops."""
+        most = min(k.LOG_CAP * self.bout, k.PAIR_COUNT_MAX)
         block = self.v[offset : offset + k.MAX_SEATS * k.MAX_SEATS]
         pairs = _PAIRS[self.n]
         if min(block) < 0 or max(block) > most or sum(block) != sum(block[i] for i in pairs):
@@ -897,7 +908,7 @@ class _Check:
 # ---- the rules, read back ---------------------------------------------------------------------
 def _bout_outcome(table: list[int]) -> tuple[int, int]:
     """Winning card and discard bit set of a full table, by the kernel's own rules."""
-    scratch = np.zeros(k.STATE_SIZE, dtype=np.int64)
+    scratch = np.zeros(k.STATE_SIZE, dtype=k.STATE_DTYPE)
     scratch[HDR_NUM_PLAYERS] = len(table)
     scratch[k.FRONT : k.FRONT + len(table)] = table
     winner = int(k.winning_card(scratch, MIRROR in table, SADNESS in table))
