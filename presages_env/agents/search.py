@@ -277,6 +277,9 @@ class ISMCTSAgent(Agent):
 
     ``exploration`` is the UCB constant in reward units: the default suits returns spanning
     about [-1, 1] (it beat 0.35 and 0.7 in Président); scale it with a game's reward range.
+    ``rollouts``: ``"random"`` plays uniform legal moves to the end of each simulation,
+    ``"heuristic"`` the game's heuristic for every seat; ``None`` (default) takes the game's
+    ``Game.search_rollouts``, the one that searched better there (docs/agents.md).
 
     It needs the full game states (``act_states``) to deal its worlds, but only reads what
     the acting seat knows: each world comes from the game's ``sample_world`` for that seat.
@@ -291,7 +294,7 @@ class ISMCTSAgent(Agent):
         simulations: int = 200,
         exploration: float = 1.4,
         seed: int = 0,
-        rollouts: str = "random",
+        rollouts: str | None = None,
     ) -> None:
         if isinstance(simulations, bool) or not isinstance(simulations, (int, np.integer)):
             raise TypeError(f"simulations must be an int, got {type(simulations).__name__}")
@@ -299,10 +302,12 @@ class ISMCTSAgent(Agent):
             raise ValueError(f"simulations must be at least 1, got {simulations}")
         if not exploration >= 0:
             raise ValueError(f"exploration must be a number >= 0, got {exploration!r}")
+        self.game = get_game(game_name)
+        if rollouts is None:
+            rollouts = self.game.search_rollouts
         if rollouts not in ("random", "heuristic"):
             raise ValueError(f"rollouts must be 'random' or 'heuristic', got {rollouts!r}")
         self.heuristic_rollouts = rollouts == "heuristic"
-        self.game = get_game(game_name)
         self.name = f"ismcts{simulations}" + ("h" if self.heuristic_rollouts else "")
         self.simulations = int(simulations)
         self.exploration = float(exploration)

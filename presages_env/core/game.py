@@ -71,6 +71,9 @@ class Game:
     # ends with HDR_TERMINAL = header.TRUNCATED (no winner, zero rewards), which the envs
     # report as a truncation.
     truncates_itself: ClassVar[bool] = False
+    # The rollout policy ISMCTSAgent uses when none is given: "random" (uniform legal moves)
+    # or "heuristic" (the game's heuristic.py), whichever searched better (docs/agents.md).
+    search_rollouts: ClassVar[str] = "random"
     Options: ClassVar[type]  # a frozen dataclass of the game's options with defaults
 
     # The game's kernel module: its four kernels and its STATE_SIZE, NUM_ACTIONS and

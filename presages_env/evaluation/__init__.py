@@ -1,8 +1,10 @@
 """Evaluation: tournaments with rotated seats, win rates with confidence intervals,
-openskill ratings and cross-play matrices (numpy only; openskill and matplotlib are imported
-when rating and plotting, Ray when a :class:`RayExecutor` fans chunks out)."""
+openskill ratings, cross-play matrices and game statistics (length, legal actions per
+decision) (numpy only; openskill and matplotlib are imported when rating and plotting, Ray
+when a :class:`RayExecutor` fans chunks out)."""
 
 from presages_env.evaluation.distributed import LocalExecutor, RayExecutor, chunked_round_robin
+from presages_env.evaluation.game_stats import GameStatistics, game_statistics, statistics_table
 from presages_env.evaluation.report import (
     cross_play_table,
     plot_cross_play,
@@ -35,12 +37,14 @@ __all__ = [
     "chunked_round_robin",
     "CrossPlayResult",
     "Estimate",
+    "GameStatistics",
     "MatchResult",
     "Rating",
     "cross_play",
     "cross_play_table",
     "format_number",
     "format_percent",
+    "game_statistics",
     "has_teams",
     "head_to_head",
     "mean_interval",
@@ -50,6 +54,7 @@ __all__ = [
     "ratings_table",
     "results_table",
     "round_robin",
+    "statistics_table",
     "wilson_interval",
     "win_rate",
 ]

@@ -193,6 +193,16 @@ def test_search_agent_plays_legal_moves_in_every_game(game_name: str, rollouts: 
     play_with(agent, game, game.default_players, 2)
 
 
+def test_search_rollouts_default_to_the_game_s_choice() -> None:
+    for game_name in ("president", "presages", "aciliande", "res_arcana"):
+        default = ISMCTSAgent(game_name, simulations=5)
+        assert default.heuristic_rollouts == (get_game(game_name).search_rollouts == "heuristic")
+        for rollouts in ("random", "heuristic"):
+            chosen = ISMCTSAgent(game_name, simulations=5, rollouts=rollouts)
+            assert chosen.heuristic_rollouts == (rollouts == "heuristic")
+    assert ISMCTSAgent("aciliande", simulations=5).name == "ismcts5h"
+
+
 def test_search_agent_is_reproducible() -> None:
     first = play_with(ISMCTSAgent("president", simulations=30, seed=9), PRESIDENT, 4, 2)
     again = play_with(ISMCTSAgent("president", simulations=30, seed=9), PRESIDENT, 4, 2)

@@ -10,13 +10,15 @@ import numpy as np
 import pytest
 
 from presages_env.agents import HeuristicAgent, RandomAgent
-from presages_env.core.header import HDR_CURRENT, seed_of
+from presages_env.core.header import HDR_CURRENT, HDR_TERMINAL, seed_of
+from presages_env.core.rng import derive_seed
 from presages_env.evaluation import (
     Estimate,
     MatchResult,
     cross_play,
     cross_play_table,
     format_percent,
+    game_statistics,
     has_teams,
     head_to_head,
     mean_interval,
@@ -25,6 +27,7 @@ from presages_env.evaluation import (
     ratings_table,
     results_table,
     round_robin,
+    statistics_table,
     wilson_interval,
     win_rate,
 )
@@ -242,3 +245,39 @@ def test_evaluation_imports_without_torch_or_openskill():
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "[]"
+
+
+def test_game_statistics_count_every_decision_and_its_legal_actions():
+    """The first deal of each env, replayed by hand with the same (deterministic) heuristic,
+    gives the same length and the same legal-action counts, decision by decision."""
+    game, agent = PresidentGame(), HeuristicAgent("president")
+    stats = game_statistics("president", agent, 3, num_players=4, seed=5, num_envs=3)
+    assert stats.num_games == 3 and not stats.truncated.any()
+    expected_counts = []
+    for k in range(3):
+        state = game.new_state(4, derive_seed(5, k))
+        mask = np.zeros(game.num_actions(4), dtype=np.int8)
+        obs = np.zeros(game.obs_size(4), dtype=game.obs_dtype)
+        rewards = np.zeros(4, dtype=np.float32)
+        counts = []
+        while not state[HDR_TERMINAL]:
+            game.legal_mask(state, mask)
+            game.observe(state, int(state[HDR_CURRENT]), obs)
+            counts.append(int(mask.sum()))
+            game.step(state, agent.act(obs, mask), rewards)
+        assert stats.lengths[k] == len(counts)
+        expected_counts += counts
+    assert sorted(stats.legal_counts.tolist()) == sorted(expected_counts)
+    assert stats.forced_share == pytest.approx(np.mean(np.array(expected_counts) == 1))
+    assert stats.branching == pytest.approx(np.mean(expected_counts))
+    table = statistics_table([stats])
+    assert "| 4 | heuristic | 3 |" in table
+
+
+def test_game_statistics_replay_from_the_seed():
+    first, again = (
+        game_statistics("president", RandomAgent(3), 20, num_players=3, seed=1, num_envs=4)
+        for _ in range(2)
+    )
+    assert (first.lengths == again.lengths).all() and first.lengths.min() > 0
+    assert (first.legal_counts == again.legal_counts).all()

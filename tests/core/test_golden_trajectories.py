@@ -171,10 +171,11 @@ def heuristic_digest(game, players, seed=0) -> str:
 
 
 def search_digest(game, players, seed=0) -> str:
-    """The search's moves from a few positions of random play (20 simulations each)."""
+    """The search's moves from a few positions of random play (20 simulations each, random
+    rollouts: the recorded ones, whatever a game's default)."""
     vec = presages_env.make_vec(game, 4, num_players=players, seed=seed)
     rng_states = np.arange(4, dtype=np.int64) + 11
-    agent = ISMCTSAgent(game, simulations=20, seed=seed)
+    agent = ISMCTSAgent(game, simulations=20, seed=seed, rollouts="random")
     d = Digest()
     for move in range(12):
         if move % 4 == 3:

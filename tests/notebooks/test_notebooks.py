@@ -22,6 +22,7 @@ EXPECTED = {
     "presages.ipynb",
     "president.ipynb",
     "aciliande.ipynb",
+    "res_arcana.ipynb",
     "train_self_play.ipynb",
 }
 # Generous: on a fresh checkout the first cells compile every game's numba kernels.

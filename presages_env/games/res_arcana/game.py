@@ -191,6 +191,9 @@ class ResArcanaGame(Game):
     truncates_itself = True
     state_dtype = k.STATE_DTYPE
     layout_version = 2  # the compact layout from its first release (int16, 24-slot header)
+    # 200 simulations won 92.5% of 100 games against the heuristic with heuristic rollouts,
+    # 63.0% with random ones (2 players, docs/agents.md)
+    search_rollouts = "heuristic"
     kernel = k
     validator = v
 
