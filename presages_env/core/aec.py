@@ -78,6 +78,14 @@ class CardGameEnv(AECEnv):
             for a in self.possible_agents
         }
         self.action_spaces = {a: spaces.Discrete(num_actions) for a in self.possible_agents}
+        low, high = game.global_bounds(n)
+        self.state_space = spaces.Box(
+            low=low.astype(game.global_dtype),
+            high=high.astype(game.global_dtype),
+            dtype=game.global_dtype,
+        )
+        self._global = np.zeros(game.global_size(n), dtype=game.global_dtype)
+        self._global_version = -1
         self._state = game.blank_state(n, self.game_options)
         self._mask = np.zeros(num_actions, dtype=np.int8)
         self._no_mask = np.zeros(num_actions, dtype=np.int8)
@@ -158,6 +166,16 @@ class CardGameEnv(AECEnv):
             "observation": self._obs[i].copy(),
             "action_mask": (self._current_mask() if is_current else self._no_mask).copy(),
         }
+
+    def state(self) -> np.ndarray:
+        """The global state (PettingZoo's ``state``, in ``state_space``): the whole game as a
+        referee sees it, every hand included but not the RNG, for centralised critics (a
+        copy; layout in docs/research.md). Not for agents that act: it shows every hand."""
+        self._require_reset("state()")
+        if self._global_version != self._version:
+            self.game.kernel.global_state(self._state, self._global)
+            self._global_version = self._version
+        return self._global.copy()
 
     def render(self) -> str | None:
         if self.render_mode is None:

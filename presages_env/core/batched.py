@@ -1,9 +1,10 @@
 """Batched kernels: one template, specialised per game so numba can cache each.
 
 The loops below call a game's kernels by global name (``reset``, ``legal_mask``, ``step``,
-``observe``). :func:`specialise` copies each template with those names bound to one game's
-kernels and a per-game name, so the compiled code is cached on disk per game (numba cannot
-cache functions that receive other compiled functions as arguments or closures).
+``observe``, ``global_state``). :func:`specialise` copies each template with those names
+bound to one game's kernels and a per-game name, so the compiled code is cached on disk per
+game (numba cannot cache functions that receive other compiled functions as arguments or
+closures).
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ from presages_env.core.header import HDR_CURRENT, HDR_TERMINAL, TRUNCATED, read_
 from presages_env.core.rng import choose_legal, derive_seed, rng_get, splitmix_next
 
 # Names the templates use; bound per game by `specialise`.
-reset = legal_mask = step = observe = None
+reset = legal_mask = step = observe = global_state = None
 
 
 def _reset_all(states, seeds, obs, masks, current):
@@ -62,6 +63,12 @@ def _step_all(states, actions, obs, masks, rewards, current, done, truncated, ma
     return -1
 
 
+def _global_state_all(states, out):
+    """Every game's global state (on request only: the step loops never compute it)."""
+    for i in nb.prange(states.shape[0]):
+        global_state(states[i], out[i])
+
+
 def _random_actions(masks, rng_states, actions):
     """Uniform legal action per row; each row has its own splitmix64 RNG state."""
     for i in nb.prange(masks.shape[0]):
@@ -97,7 +104,8 @@ def bind_kernels(template, namespace: dict, qualname: str, parallel: bool = Fals
 
 
 def specialise(game) -> types.SimpleNamespace:
-    """Compiled (cached) batched ``reset_all`` and ``step_all`` for ``game``.
+    """Compiled (cached) batched ``reset_all``, ``step_all`` and ``global_state_all`` for
+    ``game``.
 
     Each comes twice: multi-threaded, and ``*_serial`` for small batches, where waking
     threads costs more than the work (each variant compiles on first use only).
@@ -107,11 +115,12 @@ def specialise(game) -> types.SimpleNamespace:
         "legal_mask": game.kernel.legal_mask,
         "step": game.kernel.step,
         "observe": game.kernel.observe,
+        "global_state": game.kernel.global_state,
     }
     # A kernel (or header, RNG) edit must invalidate the cache of the batched copy.
     digest = source_digest(game.kernel, core_header, core_rng)
     out = {}
-    for template in (_reset_all, _step_all):
+    for template in (_reset_all, _step_all, _global_state_all):
         namespace = dict(template.__globals__, **kernels)
         for parallel, suffix in ((True, ""), (False, "_serial")):
             qualname = f"{template.__name__}{suffix}_{game.name}_{digest}"

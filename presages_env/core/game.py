@@ -16,6 +16,10 @@ of the game's ``state_dtype`` (the narrowest signed integer that holds every slo
     ``rewards`` (``float32[num_players]``, every entry overwritten).
 ``observe(state, player, obs)``
     Fill ``obs`` (``obs_dtype[obs_size]``) with exactly what ``player`` may know.
+``global_state(state, out)``
+    Fill ``out`` (``GLOBAL_DTYPE[GLOBAL_SIZE]``, the same size for every player count) with the
+    whole game as a referee sees it, for centralised critics: every seat's observation, then
+    the state's slots but the header's RNG and seed (docs/research.md, "Global state").
 
 Everything else (PettingZoo env, vector env, agents, search) calls these, so a rule is
 never written twice. The Python side, a :class:`Game` subclass, says how big things are,
@@ -38,7 +42,18 @@ from typing import Any, ClassVar
 import numpy as np
 
 from presages_env.core.actions import check_action
-from presages_env.core.header import HDR_GAME_ID, HDR_NUM_PLAYERS, HDR_TERMINAL, step_of
+from presages_env.core.header import (
+    GLOBAL_HEADER_SLOTS,
+    HDR_CURRENT,
+    HDR_GAME_ID,
+    HDR_NUM_PLAYERS,
+    HDR_STEP,
+    HDR_TERMINAL,
+    TRUNCATED,
+    WIDE_HIGH,
+    WIDE_LOW,
+    step_of,
+)
 from presages_env.core.validation import (
     check_array,
     check_int,
@@ -102,6 +117,18 @@ class Game:
                     "validate_state(state): every game validates states from outside"
                 )
             cls.validate_state = staticmethod(validator.validate_state)
+            kernel = cls.__dict__["kernel"]
+            if not callable(getattr(kernel, "global_state", None)) or not all(
+                isinstance(getattr(kernel, name, None), int)
+                for name in ("GLOBAL_SIZE", "GLOBAL_SEATS", "GLOBAL_SLOTS")
+            ):
+                raise TypeError(
+                    f"{cls.__name__} names a kernel without global_state(state, out) and its "
+                    "GLOBAL_SIZE, GLOBAL_SEATS, GLOBAL_SLOTS: every game gives centralised "
+                    "critics its whole state (docs/research.md)"
+                )
+            if getattr(kernel, "GLOBAL_DTYPE", None) not in STATE_DTYPES:
+                raise TypeError(f"{cls.__name__}'s kernel must declare GLOBAL_DTYPE")
 
     # ---- the kernels, checked (internal code calls ``self.kernel.*`` directly) ------------
     def checked_state(self, state: Any, num_players: int | None = None) -> np.ndarray:
@@ -142,6 +169,12 @@ class Game:
         check_array(obs, "obs", (self.obs_size(n),), self.obs_dtype)
         self.kernel.observe(valid, np.int64(player), obs)
 
+    def global_state(self, state: np.ndarray, out: np.ndarray) -> None:
+        """Fill ``out`` with the global state of ``state`` (a referee's view, RNG left out)."""
+        valid = self.checked_state(state)
+        check_array(out, "out", (self.global_size(self.num_players_of(valid)),), self.global_dtype)
+        self.kernel.global_state(valid, out)
+
     # ---- sizes -------------------------------------------------------------------------
     def state_size(self, num_players: int) -> int:
         return self.kernel.STATE_SIZE
@@ -158,6 +191,46 @@ class Game:
 
     def obs_low(self, num_players: int) -> np.ndarray:
         return np.zeros(self.obs_size(num_players), dtype=np.int64)
+
+    # ---- global states (docs/research.md, "Global state") ---------------------------------
+    @property
+    def global_dtype(self) -> type:
+        return self.kernel.GLOBAL_DTYPE
+
+    def global_size(self, num_players: int) -> int:
+        """Length of a global state: the same for every player count."""
+        return self.kernel.GLOBAL_SIZE
+
+    def global_obs_slice(self, player: int) -> slice:
+        """Where seat ``player``'s observation lies in a global state: ``observe(state, p)``
+        equals ``global_state(state)[global_obs_slice(p)]``."""
+        size = self.kernel.OBS_SIZE
+        return slice(player * size, (player + 1) * size)
+
+    def global_bounds(self, num_players: int) -> tuple[np.ndarray, np.ndarray]:
+        """``(low, high)`` of each global state entry at ``num_players`` (int64 arrays).
+
+        Seated players' observation blocks have the observation's bounds, empty seats' blocks
+        are 0; the header slots their ranges; the game's slots the range of its state dtype
+        (``validate_state`` holds the exact ranges).
+        """
+        k = self.kernel
+        info = np.iinfo(self.state_dtype)
+        low = np.full(k.GLOBAL_SIZE, info.min, dtype=np.int64)
+        high = np.full(k.GLOBAL_SIZE, info.max, dtype=np.int64)
+        low[: k.GLOBAL_SLOTS] = high[: k.GLOBAL_SLOTS] = 0
+        for p in range(num_players):
+            block = self.global_obs_slice(p)
+            low[block] = self.obs_low(num_players)
+            high[block] = self.obs_high(num_players)
+        header = k.GLOBAL_SLOTS
+        fixed = {HDR_NUM_PLAYERS: (num_players, num_players), HDR_GAME_ID: (self.game_id,) * 2}
+        fixed[HDR_CURRENT] = (-1, num_players - 1)
+        fixed[HDR_TERMINAL] = (0, TRUNCATED if self.truncates_itself else 1)
+        for slot in range(GLOBAL_HEADER_SLOTS):
+            lo, hi = fixed.get(slot, (WIDE_LOW, WIDE_HIGH) if slot >= HDR_STEP else (0, 0))
+            low[header + slot], high[header + slot] = lo, hi
+        return low, high
 
     # ---- options and new states ----------------------------------------------------------
     def check_num_players(self, num_players: Any) -> int:

@@ -104,6 +104,29 @@ def write_seed(state, seed):
     store_wide(state, HDR_SEED, SEED_SLOTS, seed)
 
 
+# ---- global states (a referee's view, for centralised critics) -----------------------------
+# A game's ``global_state(state, out)`` kernel (see docs/research.md) ends with the state's own
+# slots minus the RNG and the seed: the header's first ``GLOBAL_HEADER_SLOTS`` (seat count, seat
+# to act, terminal flag, game id, the step counter's bytes), then the game's layout.
+GLOBAL_HEADER_SLOTS = HDR_RNG
+
+
+@nb.njit(cache=True, inline="always")
+def store_global_slots(state, out, at, end):
+    """Copy ``state[:GLOBAL_HEADER_SLOTS]`` then ``state[HEADER_SIZE:end]`` into ``out`` from
+    index ``at``: every slot but the RNG and the seed (and a game's scratch beyond ``end``)."""
+    for i in range(GLOBAL_HEADER_SLOTS):
+        out[at + i] = state[i]
+    at += GLOBAL_HEADER_SLOTS
+    for i in range(HEADER_SIZE, end):
+        out[at + i - HEADER_SIZE] = state[i]
+
+
+def global_slot_count(end: int) -> int:
+    """Entries :func:`store_global_slots` writes for a layout whose kept slots end at ``end``."""
+    return GLOBAL_HEADER_SLOTS + end - HEADER_SIZE
+
+
 # ---- pure-Python readers (cheap on NumPy arrays, no numba dispatch) -------------------------
 def wide_value(state, offset: int, slots: int, signed: bool = False) -> int:
     """The value of a wide field of a NumPy state, as a Python int."""

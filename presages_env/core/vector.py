@@ -268,6 +268,26 @@ class VectorEnv:
             )
         return self._result()
 
+    def global_states(self, out: np.ndarray | None = None) -> np.ndarray:
+        """The global state of every game, ``[B, game.global_size]`` of ``game.global_dtype``:
+        the whole game as a referee sees it (every hand, no RNG), for centralised critics
+        (docs/research.md). Computed on request only; ``out`` (C-contiguous, of that shape and
+        dtype) is filled and returned instead of a new array."""
+        shape = (self.num_envs, self.game.global_size(self.num_players))
+        if out is None:
+            out = np.empty(shape, dtype=self.game.global_dtype)
+        else:
+            check_array(out, "out", shape, self.game.global_dtype)
+        kernels = batched_kernels(self.game)
+        threads = (
+            self._parallel if self._parallel is not None else self.num_envs >= PARALLEL_MIN_ENVS
+        )
+        if threads:
+            kernels.global_state_all(self.states, out)
+        else:
+            kernels.global_state_all_serial(self.states, out)
+        return out
+
     def random_actions(self, rng_states: np.ndarray) -> np.ndarray:
         """A uniformly random legal action per game, drawn from per-game RNG states.
 

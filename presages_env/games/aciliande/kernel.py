@@ -55,7 +55,9 @@ from presages_env.core.header import (
     HDR_TERMINAL,
     HEADER_SIZE,
     count_step,
+    global_slot_count,
     set_step,
+    store_global_slots,
     write_seed,
 )
 from presages_env.core.rng import rng_below, rng_seed, rng_shuffle
@@ -604,6 +606,27 @@ def observe(state, player, obs):
     obs[OBS_FACE_UP] = state[FACE_UP]
     obs[OBS_POT] = state[POT]
     obs[OBS_TEAMS] = state[OPT_TEAMS]
+
+
+# ---- global state (a referee's view, for centralised critics; docs/research.md) ----------
+# ``out[p * OBS_SIZE : (p + 1) * OBS_SIZE]`` is ``observe(state, p)`` for each seated p (zeros
+# for seats beyond the player count), then from ``GLOBAL_SLOTS`` the state's slots minus the
+# header's RNG and seed (``store_global_slots``): every hand (CARD_OWNER with CARD_TRICK), bids,
+# lives and coins.
+GLOBAL_DTYPE = STATE_DTYPE  # the observation's dtype too
+GLOBAL_SEATS = MAX_PLAYERS
+GLOBAL_SLOTS = GLOBAL_SEATS * OBS_SIZE
+GLOBAL_SLOTS_END = STATE_SIZE
+GLOBAL_SIZE = int(GLOBAL_SLOTS + global_slot_count(GLOBAL_SLOTS_END))
+
+
+@nb.njit(cache=True)
+def global_state(state, out):
+    """Fill ``out`` (``GLOBAL_DTYPE[GLOBAL_SIZE]``) with the whole game but its RNG."""
+    out[:] = 0
+    for p in range(state[HDR_NUM_PLAYERS]):
+        observe(state, p, out[p * OBS_SIZE : (p + 1) * OBS_SIZE])
+    store_global_slots(state, out, GLOBAL_SLOTS, GLOBAL_SLOTS_END)
 
 
 # ---- determinisation for search ------------------------------------------------------------

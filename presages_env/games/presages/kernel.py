@@ -88,8 +88,10 @@ from presages_env.core.header import (
     HDR_TERMINAL,
     HEADER_SIZE,
     count_step,
+    global_slot_count,
     load_wide,
     set_step,
+    store_global_slots,
     write_seed,
 )
 from presages_env.core.rng import rng_below, rng_seed, rng_shuffle
@@ -1231,6 +1233,28 @@ def _known_seat(state, player, card):
     if seat < 0 or seat == player or _exchanged(state, seat):
         return -1
     return seat
+
+
+# ---- global state (a referee's view, for centralised critics; docs/research.md) ----------
+# ``out[p * OBS_SIZE : (p + 1) * OBS_SIZE]`` is ``observe(state, p)`` for each seated p (zeros
+# for seats beyond the player count), then from ``GLOBAL_SLOTS`` the state's slots minus the
+# header's RNG and seed (``store_global_slots``): every card's location (LOC: hands, the cards set
+# aside, the box), the pending choices (ABS_GIVEN ...), every seat's private memories; the shuffle
+# scratch (DECK) is left out.
+GLOBAL_DTYPE = STATE_DTYPE  # the observation's dtype too
+GLOBAL_SEATS = MAX_SEATS
+GLOBAL_SLOTS = GLOBAL_SEATS * OBS_SIZE
+GLOBAL_SLOTS_END = DECK
+GLOBAL_SIZE = int(GLOBAL_SLOTS + global_slot_count(GLOBAL_SLOTS_END))
+
+
+@nb.njit(cache=True)
+def global_state(state, out):
+    """Fill ``out`` (``GLOBAL_DTYPE[GLOBAL_SIZE]``) with the whole game but its RNG."""
+    out[:] = 0
+    for p in range(state[HDR_NUM_PLAYERS]):
+        observe(state, p, out[p * OBS_SIZE : (p + 1) * OBS_SIZE])
+    store_global_slots(state, out, GLOBAL_SLOTS, GLOBAL_SLOTS_END)
 
 
 @nb.njit(cache=True)

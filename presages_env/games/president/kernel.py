@@ -44,7 +44,9 @@ from presages_env.core.header import (
     HDR_TERMINAL,
     HEADER_SIZE,
     count_step,
+    global_slot_count,
     set_step,
+    store_global_slots,
     write_seed,
 )
 from presages_env.core.rng import rng_below, rng_seed, rng_shuffle
@@ -387,6 +389,27 @@ def observe(state, player, obs):
             obs[OBS_GIVEN + state[EXCH_GIVEN]] = 1
     obs[OBS_MY_TURN] = 1 if state[HDR_CURRENT] == player else 0
     obs[OBS_MANCHES_LEFT] = state[OPT_NUM_MANCHES] - state[MANCHE]
+
+
+# ---- global state (a referee's view, for centralised critics; docs/research.md) ----------
+# ``out[p * OBS_SIZE : (p + 1) * OBS_SIZE]`` is ``observe(state, p)`` for each seated p (zeros
+# for seats beyond the player count), then from ``GLOBAL_SLOTS`` the state's slots minus the
+# header's RNG and seed (``store_global_slots``): every hand (HAND), the exchange, scores and
+# seating; the shuffle scratch (DECK) is left out.
+GLOBAL_DTYPE = STATE_DTYPE  # the observation's dtype too
+GLOBAL_SEATS = MAX_PLAYERS
+GLOBAL_SLOTS = GLOBAL_SEATS * OBS_SIZE
+GLOBAL_SLOTS_END = DECK
+GLOBAL_SIZE = int(GLOBAL_SLOTS + global_slot_count(GLOBAL_SLOTS_END))
+
+
+@nb.njit(cache=True)
+def global_state(state, out):
+    """Fill ``out`` (``GLOBAL_DTYPE[GLOBAL_SIZE]``) with the whole game but its RNG."""
+    out[:] = 0
+    for p in range(state[HDR_NUM_PLAYERS]):
+        observe(state, p, out[p * OBS_SIZE : (p + 1) * OBS_SIZE])
+    store_global_slots(state, out, GLOBAL_SLOTS, GLOBAL_SLOTS_END)
 
 
 # ---- determinisation for search ------------------------------------------------------------

@@ -19,7 +19,9 @@ from presages_env.core.header import (
     HDR_NUM_PLAYERS,
     HDR_TERMINAL,
     count_step,
+    global_slot_count,
     set_step,
+    store_global_slots,
     write_seed,
 )
 from presages_env.core.rng import rng_below, rng_seed, rng_shuffle
@@ -604,6 +606,29 @@ def _redeal_mages(world, state, player, n):
             k += 1
         if state[MAGE_PICK + s] >= 0:
             world[MAGE_PICK + s] = pool[k - 2 + rng_below(world, 2)]
+
+
+# ---- global state (a referee's view, for centralised critics; docs/research.md) ----------
+# ``out[p * OBS_SIZE : (p + 1) * OBS_SIZE]`` is ``observe(state, p)`` for each seated p (zeros
+# for seats beyond the player count), then from ``GLOBAL_SLOTS`` the state's slots minus the
+# header's RNG and seed (``store_global_slots``): every hand, each seat's deck in order (DECK),
+# the monument deck in order (MON_DECK), hidden mage picks and every pending choice.
+GLOBAL_DTYPE = STATE_DTYPE  # int16: the slots need it (the observations are int8)
+GLOBAL_SEATS = int(MAX_PLAYERS)
+GLOBAL_SLOTS = GLOBAL_SEATS * OBS_SIZE
+GLOBAL_SLOTS_END = int(STATE_SIZE)
+GLOBAL_SIZE = int(GLOBAL_SLOTS + global_slot_count(GLOBAL_SLOTS_END))
+
+
+@nb.njit(cache=True)
+def global_state(state, out):
+    """Fill ``out`` (``GLOBAL_DTYPE[GLOBAL_SIZE]``) with the whole game but its RNG."""
+    out[:] = 0
+    obs = np.empty(OBS_SIZE, dtype=np.int8)
+    for p in range(state[HDR_NUM_PLAYERS]):
+        observe(state, p, obs)
+        out[p * OBS_SIZE : (p + 1) * OBS_SIZE] = obs
+    store_global_slots(state, out, GLOBAL_SLOTS, GLOBAL_SLOTS_END)
 
 
 @nb.njit(cache=True)
