@@ -22,7 +22,16 @@ import presages_env
 from presages_env.agents.search import ISMCTSAgent
 from presages_env.core import fuzz
 from presages_env.core.game import STATE_DTYPES
-from presages_env.core.header import HDR_CURRENT, HDR_TERMINAL, step_of
+from presages_env.core.header import (
+    GLOBAL_HEADER_SLOTS,
+    HDR_CURRENT,
+    HDR_RNG,
+    HDR_TERMINAL,
+    HEADER_SIZE,
+    RNG_SLOTS,
+    SEED_SLOTS,
+    step_of,
+)
 from presages_env.core.rng import derive_seed
 from presages_env.core.state_io import apply_actions, deserialize, replay, serialize
 from presages_env.core.validation import checked_state
@@ -59,7 +68,7 @@ def random_trajectory(game, n: int, seed: int, max_steps: int = 20_000) -> list[
 @every_game
 def test_every_registered_game_ships_every_part(name):
     game = presages_env.get_game(name)
-    for kernel in ("reset", "legal_mask", "step", "observe", "sample_world"):
+    for kernel in ("reset", "legal_mask", "step", "observe", "sample_world", "global_state"):
         assert callable(getattr(game.kernel, kernel)), kernel
     assert callable(game.validate_state)
     assert np.issubdtype(game.state_dtype, np.signedinteger)
@@ -71,6 +80,26 @@ def test_every_registered_game_ships_every_part(name):
     env = pettingzoo.make("aec", f"presages_env/{name}-v0")
     env.reset(seed=0)
     assert env.agents
+
+
+def test_a_game_whose_kernel_has_no_global_state_is_refused_at_definition():
+    import types
+
+    from presages_env.core.game import Game
+
+    kernel = types.SimpleNamespace(**vars(presages_env.get_game("president").kernel))
+    del kernel.global_state
+    with pytest.raises(TypeError, match="global_state"):
+        type(
+            "NoGlobalState",
+            (Game,),
+            {
+                "kernel": kernel,
+                "validator": types.SimpleNamespace(validate_state=lambda state: None),
+                "state_dtype": np.int8,
+                "layout_version": 2,
+            },
+        )
 
 
 # ---- PettingZoo -----------------------------------------------------------------------------
@@ -111,7 +140,7 @@ def test_every_episode_after_a_truncation_has_infos_for_every_agent(name):
 @every_game
 def test_using_the_env_before_reset_is_a_clear_error(name):
     env = presages_env.make(name)
-    for call in (env.last, lambda: env.step(0), lambda: env.observe("player_0")):
+    for call in (env.last, lambda: env.step(0), lambda: env.observe("player_0"), env.state):
         with pytest.raises(ValueError, match="reset"):
             call()
 
@@ -327,6 +356,124 @@ def test_a_seat_sees_the_same_in_every_world_it_cannot_tell_apart(name, n):
                 checked_state(game, world)
                 hidden_changed += not np.array_equal(world, state)
     assert hidden_changed > 0
+
+
+# ---- global state (docs/research.md) -------------------------------------------------------
+def global_of(game, state: np.ndarray) -> np.ndarray:
+    out = np.full(game.global_size(game.num_players_of(state)), 99, dtype=game.global_dtype)
+    game.kernel.global_state(state, out)
+    return out
+
+
+def kept_slots(game, state: np.ndarray) -> np.ndarray:
+    """The state slots a global state copies: all but the header's RNG and seed and the
+    game's scratch beyond GLOBAL_SLOTS_END."""
+    end = game.kernel.GLOBAL_SLOTS_END
+    return np.concatenate([state[:GLOBAL_HEADER_SLOTS], state[HEADER_SIZE:end]])
+
+
+@seating
+def test_global_state_is_every_observation_and_the_slots_within_its_space(name, n):
+    """Fixed length for every player count, the declared dtype, inside ``state_space`` over
+    random play; seat p's block is observe(p) (empty seats' blocks are 0), then the state's
+    slots but RNG and seed: observe(p) is a projection of the global state."""
+    game = presages_env.get_game(name)
+    k = game.kernel
+    size = game.global_size(n)
+    assert size == k.GLOBAL_SIZE == game.global_size(game.min_players)
+    assert size == k.GLOBAL_SLOTS + GLOBAL_HEADER_SLOTS + k.GLOBAL_SLOTS_END - HEADER_SIZE
+    assert game.max_players == k.GLOBAL_SEATS and k.GLOBAL_SLOTS == k.GLOBAL_SEATS * k.OBS_SIZE
+    space = presages_env.make(name, num_players=n).state_space
+    low, high = game.global_bounds(n)
+    np.testing.assert_array_equal(space.low, low)
+    np.testing.assert_array_equal(space.high, high)
+    assert space.dtype == game.global_dtype and space.shape == (size,)
+    obs = np.zeros(game.obs_size(n), dtype=game.obs_dtype)
+    for seed in range(2):
+        for state in random_trajectory(game, n, seed):
+            g = global_of(game, state)
+            outside = np.flatnonzero((g < low) | (g > high))
+            assert outside.size == 0, f"entries {outside[:5]} = {g[outside[:5]]} out of bounds"
+            assert space.contains(g)
+            for p in range(game.max_players):
+                block = g[game.global_obs_slice(p)]
+                if p < n:
+                    game.kernel.observe(state, np.int64(p), obs)
+                    np.testing.assert_array_equal(block, obs)
+                else:
+                    assert not block.any()
+            np.testing.assert_array_equal(g[k.GLOBAL_SLOTS :], kept_slots(game, state))
+
+
+@seating
+def test_global_state_ignores_the_rng_and_the_seed(name, n):
+    game = presages_env.get_game(name)
+    rng = np.random.default_rng(5)
+    for state in random_trajectory(game, n, seed=4)[::5]:
+        other = state.copy()
+        other[HDR_RNG : HDR_RNG + RNG_SLOTS + SEED_SLOTS] = rng.integers(
+            -128, 128, RNG_SLOTS + SEED_SLOTS
+        )
+        assert not np.array_equal(other, state)
+        np.testing.assert_array_equal(global_of(game, other), global_of(game, state))
+
+
+@seating
+def test_global_state_changes_with_the_hidden_cards(name, n):
+    """A world sample_world re-dealt for a seat (same observation for that seat, other
+    hidden cards) has another global state, in which the seat's block is unchanged."""
+    game = presages_env.get_game(name)
+    world = np.zeros(game.state_size(n), dtype=game.state_dtype)
+    differing = 0
+    for state in random_trajectory(game, n, seed=2)[::4]:
+        if state[HDR_TERMINAL]:
+            continue
+        g = global_of(game, state)
+        for seat in range(n):
+            game.kernel.sample_world(state, np.int64(seat), np.int64(77 + seat), world)
+            w = global_of(game, world)
+            block = game.global_obs_slice(seat)
+            np.testing.assert_array_equal(w[block], g[block])
+            if not np.array_equal(kept_slots(game, world), kept_slots(game, state)):
+                differing += 1
+                assert not np.array_equal(w, g)
+    assert differing > 0
+
+
+@seating
+def test_aec_and_vector_global_states_agree_with_the_kernel(name, n):
+    env = presages_env.make(name, num_players=n)
+    env.reset(seed=3)
+    game = env.game
+    first = env.state()
+    np.testing.assert_array_equal(first, global_of(game, env.get_state()))
+    first[:] = 0  # a copy: the env's own is untouched
+    np.testing.assert_array_equal(env.state(), global_of(game, env.get_state()))
+    for _ in range(10):
+        agent = env.agent_selection
+        env.step(int(np.flatnonzero(env.observe(agent)["action_mask"])[0]))
+        assert env.state_space.contains(env.state())
+        np.testing.assert_array_equal(env.state(), global_of(game, env.get_state()))
+    vec = presages_env.make_vec(name, 5, num_players=n, seed=1)
+    rng_states = np.arange(5, dtype=np.int64)
+    for _ in range(20):
+        vec.step(vec.random_actions(rng_states))
+    states = vec.states.copy()
+    out = vec.global_states()
+    assert out.shape == (5, game.global_size(n)) and out.dtype == game.global_dtype
+    for i in range(5):
+        np.testing.assert_array_equal(out[i], global_of(game, states[i]))
+    np.testing.assert_array_equal(vec.global_states(np.zeros_like(out)), out)
+    np.testing.assert_array_equal(vec.states, states)  # reading it moves no game
+    with pytest.raises(ValueError, match="shape"):
+        vec.global_states(np.zeros((4, out.shape[1]), dtype=out.dtype))
+    with pytest.raises(TypeError, match="dtype"):
+        vec.global_states(np.zeros(out.shape, dtype=np.float32))
+    checked = np.zeros(game.global_size(n), dtype=game.global_dtype)
+    game.global_state(states[0], checked)  # the checked kernel
+    np.testing.assert_array_equal(checked, out[0])
+    with pytest.raises(ValueError):
+        game.global_state(a_refused_state(game, n), checked)
 
 
 # ---- fuzz ----------------------------------------------------------------------------------
