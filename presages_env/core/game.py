@@ -120,12 +120,12 @@ class Game:
             kernel = cls.__dict__["kernel"]
             if not callable(getattr(kernel, "global_state", None)) or not all(
                 isinstance(getattr(kernel, name, None), int)
-                for name in ("GLOBAL_SIZE", "GLOBAL_SEATS", "GLOBAL_SLOTS")
+                for name in ("GLOBAL_SIZE", "GLOBAL_SEATS", "GLOBAL_SLOTS", "GLOBAL_SLOTS_END")
             ):
                 raise TypeError(
                     f"{cls.__name__} names a kernel without global_state(state, out) and its "
-                    "GLOBAL_SIZE, GLOBAL_SEATS, GLOBAL_SLOTS: every game gives centralised "
-                    "critics its whole state (docs/research.md)"
+                    "GLOBAL_SIZE, GLOBAL_SEATS, GLOBAL_SLOTS, GLOBAL_SLOTS_END: every game "
+                    "gives centralised critics its whole state (docs/research.md)"
                 )
             if getattr(kernel, "GLOBAL_DTYPE", None) not in STATE_DTYPES:
                 raise TypeError(f"{cls.__name__}'s kernel must declare GLOBAL_DTYPE")
