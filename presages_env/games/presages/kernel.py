@@ -82,16 +82,15 @@ DECK                    35     scratch for shuffling
 import numba as nb
 import numpy as np
 
+from presages_env.core.global_state import bind_global_state
 from presages_env.core.header import (
     HDR_CURRENT,
     HDR_NUM_PLAYERS,
     HDR_TERMINAL,
     HEADER_SIZE,
     count_step,
-    global_slot_count,
     load_wide,
     set_step,
-    store_global_slots,
     write_seed,
 )
 from presages_env.core.rng import rng_below, rng_seed, rng_shuffle
@@ -1236,25 +1235,14 @@ def _known_seat(state, player, card):
 
 
 # ---- global state (a referee's view, for centralised critics; docs/research.md) ----------
-# ``out[p * OBS_SIZE : (p + 1) * OBS_SIZE]`` is ``observe(state, p)`` for each seated p (zeros
-# for seats beyond the player count), then from ``GLOBAL_SLOTS`` the state's slots minus the
-# header's RNG and seed (``store_global_slots``): every card's location (LOC: hands, the cards set
+# Every seat's observation, then the state's slots up to GLOBAL_SLOTS_END minus the RNG and
+# seed (core/global_state.py): every card's location (LOC: hands, the cards set
 # aside, the box), the pending choices (ABS_GIVEN ...), every seat's private memories; the shuffle
 # scratch (DECK) is left out.
 GLOBAL_DTYPE = STATE_DTYPE  # the observation's dtype too
 GLOBAL_SEATS = MAX_SEATS
-GLOBAL_SLOTS = GLOBAL_SEATS * OBS_SIZE
 GLOBAL_SLOTS_END = DECK
-GLOBAL_SIZE = int(GLOBAL_SLOTS + global_slot_count(GLOBAL_SLOTS_END))
-
-
-@nb.njit(cache=True)
-def global_state(state, out):
-    """Fill ``out`` (``GLOBAL_DTYPE[GLOBAL_SIZE]``) with the whole game but its RNG."""
-    out[:] = 0
-    for p in range(state[HDR_NUM_PLAYERS]):
-        observe(state, p, out[p * OBS_SIZE : (p + 1) * OBS_SIZE])
-    store_global_slots(state, out, GLOBAL_SLOTS, GLOBAL_SLOTS_END)
+GLOBAL_SLOTS, GLOBAL_SIZE, global_state = bind_global_state(__name__, np.int8)
 
 
 @nb.njit(cache=True)

@@ -14,14 +14,13 @@ moving cards, scoring), ``effects.py`` (powers, reactions, component choices) an
 import numba as nb
 import numpy as np
 
+from presages_env.core.global_state import bind_global_state
 from presages_env.core.header import (
     HDR_CURRENT,
     HDR_NUM_PLAYERS,
     HDR_TERMINAL,
     count_step,
-    global_slot_count,
     set_step,
-    store_global_slots,
     write_seed,
 )
 from presages_env.core.rng import rng_below, rng_seed, rng_shuffle
@@ -609,26 +608,13 @@ def _redeal_mages(world, state, player, n):
 
 
 # ---- global state (a referee's view, for centralised critics; docs/research.md) ----------
-# ``out[p * OBS_SIZE : (p + 1) * OBS_SIZE]`` is ``observe(state, p)`` for each seated p (zeros
-# for seats beyond the player count), then from ``GLOBAL_SLOTS`` the state's slots minus the
-# header's RNG and seed (``store_global_slots``): every hand, each seat's deck in order (DECK),
+# Every seat's observation, then the state's slots up to GLOBAL_SLOTS_END minus the RNG and
+# seed (core/global_state.py): every hand, each seat's deck in order (DECK),
 # the monument deck in order (MON_DECK), hidden mage picks and every pending choice.
 GLOBAL_DTYPE = STATE_DTYPE  # int16: the slots need it (the observations are int8)
 GLOBAL_SEATS = int(MAX_PLAYERS)
-GLOBAL_SLOTS = GLOBAL_SEATS * OBS_SIZE
 GLOBAL_SLOTS_END = int(STATE_SIZE)
-GLOBAL_SIZE = int(GLOBAL_SLOTS + global_slot_count(GLOBAL_SLOTS_END))
-
-
-@nb.njit(cache=True)
-def global_state(state, out):
-    """Fill ``out`` (``GLOBAL_DTYPE[GLOBAL_SIZE]``) with the whole game but its RNG."""
-    out[:] = 0
-    obs = np.empty(OBS_SIZE, dtype=np.int8)
-    for p in range(state[HDR_NUM_PLAYERS]):
-        observe(state, p, obs)
-        out[p * OBS_SIZE : (p + 1) * OBS_SIZE] = obs
-    store_global_slots(state, out, GLOBAL_SLOTS, GLOBAL_SLOTS_END)
+GLOBAL_SLOTS, GLOBAL_SIZE, global_state = bind_global_state(__name__, np.int8)
 
 
 @nb.njit(cache=True)
