@@ -169,6 +169,15 @@ class Game:
         check_array(obs, "obs", (self.obs_size(n),), self.obs_dtype)
         self.kernel.observe(valid, np.int64(player), obs)
 
+    def sample_world(self, state: np.ndarray, player: Any, seed: Any) -> np.ndarray:
+        """A full state drawn uniformly among those ``player`` cannot tell from ``state``
+        (what search and belief models sample; docs/research.md, "Exact beliefs")."""
+        valid = self.checked_state(state)
+        player = check_int(player, "player", 0, self.num_players_of(valid) - 1)
+        world = np.zeros_like(valid)
+        self.kernel.sample_world(valid, np.int64(player), np.int64(check_seed(seed)), world)
+        return world
+
     def global_state(self, state: np.ndarray, out: np.ndarray) -> None:
         """Fill ``out`` with the global state of ``state`` (a referee's view, RNG left out)."""
         valid = self.checked_state(state)
