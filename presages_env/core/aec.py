@@ -9,6 +9,7 @@ import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv
 
+from presages_env.core import events as ev
 from presages_env.core.actions import check_action
 from presages_env.core.game import Game
 from presages_env.core.header import HDR_CURRENT, HDR_TERMINAL, TRUNCATED, step_of
@@ -19,6 +20,9 @@ from presages_env.core.validation import check_int, check_seed, checked_state
 # classic's TerminateIllegalWrapper, so generic checkers that step random actions run.
 ILLEGAL_ACTION_MODES = ("raise", "terminate")
 ILLEGAL_ACTION_PENALTY = -1.0
+# What observe() returns as "observation": the game's summary of the present, or the seat's
+# information state (perfect recall: docs/research.md, "Information states").
+OBSERVATION_MODES = ("observation", "information_state")
 
 
 class CardGameEnv(AECEnv):
@@ -30,6 +34,9 @@ class CardGameEnv(AECEnv):
     ``illegal_action`` is ``"raise"`` (default) or ``"terminate"`` (see
     :data:`ILLEGAL_ACTION_MODES`; the offender's info then has ``"illegal_action": True``).
     Rewards are accumulated the PettingZoo way; ``infos`` carry the game's public facts.
+    For a game whose kernel writes events, ``events(seat)`` lists what happened as that seat
+    saw it, ``observe_public()`` encodes what every seat saw, and
+    ``observation_mode="information_state"`` makes the observation the seat's whole history.
     """
 
     metadata = {"render_modes": ["ansi", "human"], "is_parallelizable": False, "render_fps": 2}
@@ -41,9 +48,18 @@ class CardGameEnv(AECEnv):
         render_mode: str | None = None,
         max_steps: int | None = None,
         illegal_action: str = "raise",
+        observation_mode: str = "observation",
         **options: Any,
     ) -> None:
         super().__init__()
+        if observation_mode not in OBSERVATION_MODES:
+            raise ValueError(
+                f"observation_mode must be one of {OBSERVATION_MODES}, got {observation_mode!r}"
+            )
+        if observation_mode != "observation" and not game.has_events:
+            raise NotImplementedError(
+                f"{game.name} has no event log yet, so no {observation_mode!r} observations"
+            )
         if illegal_action not in ILLEGAL_ACTION_MODES:
             raise ValueError(
                 f"illegal_action must be one of {ILLEGAL_ACTION_MODES}, got {illegal_action!r}"
@@ -67,11 +83,15 @@ class CardGameEnv(AECEnv):
         self.possible_agents = [f"player_{i}" for i in range(n)]
         self._index = {agent: i for i, agent in enumerate(self.possible_agents)}
         num_actions = game.num_actions(n)
+        self.observation_mode = observation_mode
+        self._log = ev.EventLog(game.kernel.MAX_STEP_EVENTS) if game.has_events else None
         obs_space = spaces.Box(
             low=game.obs_low(n).astype(game.obs_dtype),
             high=game.obs_high(n).astype(game.obs_dtype),
             dtype=game.obs_dtype,
         )
+        if observation_mode == "information_state":
+            obs_space = self._history_space(game.obs_size(n), obs_space)
         mask_space = spaces.Box(0, 1, shape=(num_actions,), dtype=np.int8)
         self.observation_spaces = {
             a: spaces.Dict({"observation": obs_space, "action_mask": mask_space})
@@ -90,6 +110,8 @@ class CardGameEnv(AECEnv):
         self._mask = np.zeros(num_actions, dtype=np.int8)
         self._no_mask = np.zeros(num_actions, dtype=np.int8)
         self._obs = np.zeros((n, game.obs_size(n)), dtype=game.obs_dtype)
+        self._first_obs = self._obs.copy()
+        self._history = np.zeros((n, obs_space.shape[0]), dtype=obs_space.dtype)
         # observations and the mask are recomputed only after the state changed: ``_version``
         # counts the changes (a Python int: cheaper than reading the header's step field)
         self._version = 0
@@ -123,8 +145,14 @@ class CardGameEnv(AECEnv):
         if seed is not None:
             self._seed_rng = np.random.default_rng(check_seed(seed))
         game_seed = int(self._seed_rng.integers(0, 2**62))
-        self.game.kernel.reset(self._state, np.int64(game_seed))
+        if self._log is None:
+            self.game.kernel.reset(self._state, np.int64(game_seed))
+        else:
+            self._log.clear()
+            self.game.kernel.reset_logged(self._state, np.int64(game_seed), self._log.buffer)
         self._start_episode()
+        if self._log is not None:
+            self._log.collect()
 
     def step(self, action: Any) -> None:
         self._require_reset("step()")
@@ -141,7 +169,13 @@ class CardGameEnv(AECEnv):
                 raise
             self._end_for_illegal_action(agent)
             return
-        self.game.kernel.step(self._state, np.int64(action), self._step_rewards)
+        if self._log is None:
+            self.game.kernel.step(self._state, np.int64(action), self._step_rewards)
+        else:
+            self.game.kernel.step_logged(
+                self._state, np.int64(action), self._step_rewards, self._log.buffer
+            )
+            self._log.collect()
         self._version += 1
         self._after_transition(agent)
 
@@ -156,14 +190,18 @@ class CardGameEnv(AECEnv):
         i = self._index[agent]
         if self._obs_version[i] != self._version:
             self.game.kernel.observe(self._state, i, self._obs[i])
+            if self.observation_mode == "information_state":
+                records = ev.visible_to(self._log.records, i)
+                ev.encode_history(i, self._first_obs[i], records, self._history[i])
             self._obs_version[i] = self._version
+        seen = self._history[i] if self.observation_mode == "information_state" else self._obs[i]
         is_current = (
             self._state[HDR_CURRENT] == i
             and not self._state[HDR_TERMINAL]
             and not self._ended_illegally
         )
         return {
-            "observation": self._obs[i].copy(),
+            "observation": seen.copy(),
             "action_mask": (self._current_mask() if is_current else self._no_mask).copy(),
         }
 
@@ -176,6 +214,26 @@ class CardGameEnv(AECEnv):
             self.game.kernel.global_state(self._state, self._global)
             self._global_version = self._version
         return self._global.copy()
+
+    def events(self, seat: int | None = None) -> list[ev.Event]:
+        """What happened this episode (since ``reset`` or ``set_state``), in order: every
+        event ``seat`` may see, or every event with ``seat=None`` (a referee's log)."""
+        self._require_reset("events()")
+        records = self._require_log("events()").records
+        if seat is not None:
+            records = ev.visible_to(records, check_int(seat, "seat", 0, self.num_players - 1))
+        kinds = self.game.kernel.EVENT_KINDS
+        return [ev.decode(kinds, record, self.num_players) for record in records]
+
+    def observe_public(self) -> np.ndarray:
+        """The public information state: every event all seats saw this episode, encoded
+        like an information state with seat -1 and no private first observation."""
+        self._require_reset("observe_public()")
+        records = self._require_log("observe_public()").records
+        size = ev.information_state_size(0, self._max_events())
+        out = np.zeros(size, dtype=ev.EVENT_DTYPE)
+        ev.encode_history(-1, out[:0], records[ev.is_public(records)], out)
+        return out
 
     def render(self) -> str | None:
         if self.render_mode is None:
@@ -202,6 +260,8 @@ class CardGameEnv(AECEnv):
         its current game.
         """
         self._state[:] = checked_state(self.game, state, self.num_players)
+        if self._log is not None:
+            self._log.clear()
         self._start_episode()
 
     def action_label(self, action: int) -> str:
@@ -209,6 +269,32 @@ class CardGameEnv(AECEnv):
         return self.game.action_label(self._state, action)
 
     # ---- internals ----------------------------------------------------------------------
+    def _require_log(self, what: str) -> ev.EventLog:
+        if self._log is None:
+            raise NotImplementedError(f"{self.game.name} has no event log yet: no {what}")
+        return self._log
+
+    def _max_events(self) -> int:
+        return self.game.max_visible_events(self.num_players, self.game_options)
+
+    def _history_space(self, obs_size: int, obs_space: spaces.Box) -> spaces.Box:
+        """Bounds of an information state: the seat, the observation's bounds, then events
+        (kinds from 0, actors from -1, anything an int16 holds in the other fields)."""
+        size = ev.information_state_size(obs_size, self._max_events())
+        info = np.iinfo(ev.EVENT_DTYPE)
+        low = np.full(size, info.min, dtype=np.int64)
+        high = np.full(size, info.max, dtype=np.int64)
+        low[0], high[0] = 0, self.num_players - 1
+        low[1 : 1 + obs_size] = obs_space.low
+        high[1 : 1 + obs_size] = obs_space.high
+        rows = slice(1 + obs_size, size)
+        low[rows][ev.KIND :: ev.EVENT_WIDTH] = 0
+        high[rows][ev.KIND :: ev.EVENT_WIDTH] = max(self.game.kernel.EVENT_KINDS)
+        low[rows][ev.ACTOR :: ev.EVENT_WIDTH] = -1
+        high[rows][ev.ACTOR :: ev.EVENT_WIDTH] = self.num_players - 1
+        dtype = ev.EVENT_DTYPE
+        return spaces.Box(low.astype(dtype), high.astype(dtype), dtype=dtype)
+
     def _require_reset(self, what: str) -> None:
         if not hasattr(self, "agent_selection"):
             raise ValueError(f"call reset() before {what}")
@@ -232,6 +318,9 @@ class CardGameEnv(AECEnv):
         self._ended_illegally = False
         self._version += 1
         self._mask_version = -1
+        if self.observation_mode == "information_state":
+            for i in range(self.num_players):
+                self.game.kernel.observe(self._state, i, self._first_obs[i])
         self._info_key = None  # a new episode rebuilds every per-agent dict, infos included
         self._refresh_infos()
         self._select_next()

@@ -184,6 +184,20 @@ class Game:
         check_array(out, "out", (self.global_size(self.num_players_of(valid)),), self.global_dtype)
         self.kernel.global_state(valid, out)
 
+    # ---- events and information states (core/events.py, docs/research.md) -----------------
+    @property
+    def has_events(self) -> bool:
+        """Whether the kernel writes an event log (``reset_logged``/``step_logged``)."""
+        return all(
+            hasattr(self.kernel, name)
+            for name in ("reset_logged", "step_logged", "EVENT_KINDS", "MAX_STEP_EVENTS")
+        )
+
+    def max_visible_events(self, num_players: int, options: Any) -> int:
+        """An upper bound on the events one seat sees in the longest legal episode with
+        these options: the length of its information state."""
+        raise NotImplementedError(f"{self.name} does not bound its event log yet")
+
     # ---- sizes -------------------------------------------------------------------------
     def state_size(self, num_players: int) -> int:
         return self.kernel.STATE_SIZE

@@ -12,7 +12,7 @@ from presages_env.core.game import Game
 from presages_env.core.header import HDR_CURRENT, HDR_NUM_PLAYERS, HDR_TERMINAL, seed_of
 from presages_env.games.president import kernel as k
 from presages_env.games.president import validate as v
-from presages_env.games.president.cards import NUM_RANKS, RANK_NAMES, SET_NAMES, SUITS
+from presages_env.games.president.cards import NUM_CARDS, NUM_RANKS, RANK_NAMES, SET_NAMES, SUITS
 
 REWARD_SCHEMES = {"places": k.REWARD_PLACES, "match": k.REWARD_MATCH, "points": k.REWARD_POINTS}
 
@@ -44,6 +44,14 @@ class PresidentGame(Game):
     layout_version = 2
     kernel = k
     validator = v
+
+    def max_visible_events(self, num_players: int, options: PresidentOptions) -> int:
+        """Per manche: its start, the seat's dealt cards, the exchange's four events, at most
+        52 plays each followed by at most n - 1 passes, a trick won per play, everyone out
+        and scored; then the match's end."""
+        n = num_players
+        per_manche = 1 + -(-NUM_CARDS // n) + 4 + NUM_CARDS * (1 + (n - 1) + 1) + 2 * n
+        return options.num_manches * per_manche + 1
 
     def obs_high(self, num_players: int) -> np.ndarray:
         high = np.ones(k.OBS_SIZE, dtype=np.int64)

@@ -38,6 +38,7 @@ DECK                    52     scratch for shuffling
 import numba as nb
 import numpy as np
 
+from presages_env.core.events import PUBLIC, emit, seat_bit
 from presages_env.core.global_state import bind_global_state
 from presages_env.core.header import (
     HDR_CURRENT,
@@ -113,6 +114,45 @@ OBS_MANCHES_LEFT = OBS_MY_TURN + 1
 OBS_SIZE = OBS_MANCHES_LEFT + 1
 
 
+# Events (core/events.py): kind -> (name, argument names). The exchanged ranks are seen by
+# the two parties only; everyone sees that a card changed hands.
+EV_DEALT = 1
+EV_MANCHE_START = 2
+EV_EXCHANGE = 3
+EV_EXCHANGE_CARD = 4
+EV_PLAY = 5
+EV_PASS = 6
+EV_TRICK_WON = 7
+EV_OUT = 8
+EV_MANCHE_SCORED = 9
+EV_MATCH_END = 10
+EVENT_KINDS = {
+    EV_DEALT: ("dealt", ("player", "rank")),
+    EV_MANCHE_START: ("manche_start", ("manche", "dealer", "leader")),
+    EV_EXCHANGE: ("exchange", ("giver", "receiver")),
+    EV_EXCHANGE_CARD: ("exchange_card", ("giver", "receiver", "rank")),
+    EV_PLAY: ("play", ("rank", "count")),
+    EV_PASS: ("pass", ()),
+    EV_TRICK_WON: ("trick_won", ("player", "rank", "count", "leader")),
+    EV_OUT: ("out", ("place",)),
+    EV_MANCHE_SCORED: ("manche_scored", ("player", "place", "points", "score")),
+    EV_MATCH_END: ("match_end", ()),
+}
+# The most events one transition writes: the manche's last play, two players out, six
+# scores, the next manche's start, 52 cards dealt and the exchange's two pairs of events.
+MAX_STEP_EVENTS = 1 + 2 + MAX_PLAYERS + 1 + NUM_CARDS + 4
+
+
+@nb.njit(cache=True, inline="always")
+def _exchange(state, giver, receiver, rank, events):
+    """Move one card of ``rank``; the two parties see which, the others that one moved."""
+    state[HAND + giver * NUM_RANKS + rank] -= 1
+    state[HAND + receiver * NUM_RANKS + rank] += 1
+    emit(events, EV_EXCHANGE, giver, PUBLIC, giver, receiver, 0, 0, 0)
+    both = seat_bit(giver) | seat_bit(receiver)
+    emit(events, EV_EXCHANGE_CARD, giver, both, giver, receiver, rank, 0, 0)
+
+
 @nb.njit(cache=True, inline="always")
 def play_action(rank, count):
     return 1 + rank * MAX_SET + count - 1
@@ -140,7 +180,7 @@ def _next_holding(state, player):
 
 
 @nb.njit(cache=True)
-def _deal(state, first_player):
+def _deal(state, first_player, events):
     """Shuffle and deal 52 cards one at a time clockwise, starting with ``first_player``."""
     n = state[HDR_NUM_PLAYERS]
     for i in range(NUM_CARDS):
@@ -152,11 +192,13 @@ def _deal(state, first_player):
     for i in range(NUM_CARDS):
         player = state[PLAYER_AT_SEAT + (seat + i) % n]
         state[HAND + player * NUM_RANKS + state[DECK + i]] += 1
+        emit(events, EV_DEALT, -1, seat_bit(player), player, state[DECK + i], 0, 0, 0)
 
 
 @nb.njit(cache=True)
-def _start_manche(state, leader):
+def _start_manche(state, leader, events):
     """Clear the table and per-manche records; ``leader`` acts first."""
+    emit(events, EV_MANCHE_START, -1, PUBLIC, state[MANCHE], state[DEALER], leader, 0, 0)
     n = state[HDR_NUM_PLAYERS]
     for r in range(NUM_RANKS):
         state[GONE + r] = 0
@@ -174,6 +216,12 @@ def _start_manche(state, leader):
 @nb.njit(cache=True)
 def reset(state, seed):
     """Deal the first manche: random dealer, seating in player order."""
+    reset_logged(state, seed, None)
+
+
+@nb.njit(cache=True)
+def reset_logged(state, seed, events):
+    """``reset``, writing its events (the deal) to ``events``."""
     rng_seed(state, seed)
     n = state[HDR_NUM_PLAYERS]
     write_seed(state, seed)
@@ -193,8 +241,8 @@ def reset(state, seed):
     dealer = rng_below(state, n)
     state[DEALER] = dealer
     first = (dealer + 1) % n
-    _deal(state, first)
-    _start_manche(state, first)
+    _start_manche(state, first, events)
+    _deal(state, first, events)
 
 
 @nb.njit(cache=True)
@@ -247,12 +295,13 @@ def _match_rewards(state, rewards):
 
 
 @nb.njit(cache=True)
-def _end_manche(state, rewards):
+def _end_manche(state, rewards, events):
     """Rank the last holder, score, then start the next manche or end the match."""
     n = state[HDR_NUM_PLAYERS]
     for p in range(n):
         if state[PLACE + p] < 0:
             state[PLACE + p] = n - 1
+            emit(events, EV_OUT, p, PUBLIC, n - 1, 0, 0, 0, 0)
     state[NUM_OUT] = n
     for p in range(n):
         place = state[PLACE + p]
@@ -261,6 +310,7 @@ def _end_manche(state, rewards):
         if state[OPT_REWARD_SCHEME] == REWARD_POINTS:
             rewards[p] = np.float32(gained)
         state[LAST_PLACE + p] = place
+        emit(events, EV_MANCHE_SCORED, -1, PUBLIC, p, place, gained, state[SCORE + p], 0)
     if state[OPT_REWARD_SCHEME] == REWARD_PLACES:
         _place_rewards(state, rewards)
     state[MANCHE] += 1
@@ -269,6 +319,7 @@ def _end_manche(state, rewards):
             _match_rewards(state, rewards)
         state[HDR_TERMINAL] = 1
         state[HDR_CURRENT] = -1
+        emit(events, EV_MATCH_END, -1, PUBLIC, 0, 0, 0, 0, 0)
         return
     # Re-seat in finishing order; the last player deals, so the Président is dealt first.
     for p in range(n):
@@ -278,14 +329,13 @@ def _end_manche(state, rewards):
     president = state[PLAYER_AT_SEAT]
     last = state[PLAYER_AT_SEAT + n - 1]
     state[DEALER] = last
-    _deal(state, president)
-    _start_manche(state, president)
+    _start_manche(state, president, events)
+    _deal(state, president, events)
     # The last player's strongest card goes to the Président, who then gives one back.
     strongest = NUM_RANKS - 1
     while state[HAND + last * NUM_RANKS + strongest] == 0:
         strongest -= 1
-    state[HAND + last * NUM_RANKS + strongest] -= 1
-    state[HAND + president * NUM_RANKS + strongest] += 1
+    _exchange(state, last, president, strongest, events)
     state[EXCH_FROM] = last
     state[EXCH_TO] = president
     state[EXCH_RECEIVED] = strongest
@@ -294,20 +344,19 @@ def _end_manche(state, rewards):
 
 
 @nb.njit(cache=True)
-def _give_back(state, rank):
-    president = state[EXCH_TO]
-    last = state[EXCH_FROM]
-    state[HAND + president * NUM_RANKS + rank] -= 1
-    state[HAND + last * NUM_RANKS + rank] += 1
+def _give_back(state, rank, events):
+    _exchange(state, state[EXCH_TO], state[EXCH_FROM], rank, events)
     state[EXCH_GIVEN] = rank
     state[PHASE] = PHASE_PLAY
 
 
 @nb.njit(cache=True)
-def _end_trick(state):
+def _end_trick(state, events):
     """Everyone else passed: clear the table; the last player (or the next holder) leads."""
     last = state[TOP_PLAYER]
     leader = last if state[PLACE + last] < 0 else _next_holding(state, last)
+    top_rank, top_count = state[TOP_RANK], state[TOP_COUNT]
+    emit(events, EV_TRICK_WON, -1, PUBLIC, last, top_rank, top_count, leader, 0)
     for p in range(MAX_PLAYERS):
         state[PASSED + p] = 0
     state[TOP_RANK] = -1
@@ -318,27 +367,35 @@ def _end_trick(state):
 
 @nb.njit(cache=True)
 def step(state, action, rewards):
+    step_logged(state, action, rewards, None)
+
+
+@nb.njit(cache=True)
+def step_logged(state, action, rewards, events):
+    """``step``, writing its events to ``events`` (core/events.py)."""
     n = state[HDR_NUM_PLAYERS]
     for p in range(n):
         rewards[p] = 0.0
     count_step(state)
     player = state[HDR_CURRENT]
     if state[PHASE] == PHASE_GIVE_BACK:
-        _give_back(state, (action - 1) // MAX_SET)
+        _give_back(state, (action - 1) // MAX_SET, events)
         return
     if action == ACTION_PASS:
+        emit(events, EV_PASS, player, PUBLIC, 0, 0, 0, 0, 0)
         state[PASSED + player] = 1
         state[PASSES] += 1
         holders = n - state[NUM_OUT]
         last = state[TOP_PLAYER]
         others = holders - 1 if state[PLACE + last] < 0 else holders
         if state[PASSES] >= others:
-            _end_trick(state)
+            _end_trick(state, events)
         else:
             state[HDR_CURRENT] = _next_holding(state, player)
         return
     rank = (action - 1) // MAX_SET
     count = (action - 1) % MAX_SET + 1
+    emit(events, EV_PLAY, player, PUBLIC, rank, count, 0, 0, 0)
     state[HAND + player * NUM_RANKS + rank] -= count
     state[GONE + rank] += count
     state[TOP_RANK] = rank
@@ -349,9 +406,10 @@ def step(state, action, rewards):
         state[PASSED + p] = 0
     if _hand_size(state, player) == 0:
         state[PLACE + player] = state[NUM_OUT]
+        emit(events, EV_OUT, player, PUBLIC, state[NUM_OUT], 0, 0, 0, 0)
         state[NUM_OUT] += 1
         if state[NUM_OUT] >= n - 1:
-            _end_manche(state, rewards)
+            _end_manche(state, rewards, events)
             return
     state[HDR_CURRENT] = _next_holding(state, player)
 

@@ -1,0 +1,160 @@
+"""The event log: typed records of what happened, each with the seats that may see it.
+
+A game's ``step`` and ``reset`` kernels take an optional event buffer (``None`` on the
+vector env's default path, where numba compiles every ``emit`` away) and append one record
+per thing that happened: a card dealt to a seat, a card played, a trick won, a round
+scored. The rules that produce the events are the ones that change the state, so an event
+cannot disagree with the game (docs/architecture.md, "State layout").
+
+A buffer is an ``int16`` array of shape ``(capacity + 1, EVENT_WIDTH)``; row 0 counts the
+records written (it keeps counting past the capacity, so an overflow is detected rather
+than written out of bounds). A record is ``[kind, actor, visible, a, b, c, d, e]``: the
+game's event kind, the seat that acted (-1 for the table), a bit mask of the seats that
+see it (:data:`PUBLIC`: everyone) and five arguments whose names each game lists in its
+kernel's ``EVENT_KINDS``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import numba as nb
+import numpy as np
+
+EVENT_DTYPE = np.int16
+EVENT_WIDTH = 8
+KIND, ACTOR, VISIBLE = 0, 1, 2
+ARGS = 3  # the five arguments are fields ARGS .. ARGS + 4
+NUM_ARGS = EVENT_WIDTH - ARGS
+PUBLIC = -1  # every bit set: every seat sees the event
+
+
+@nb.njit(cache=True, inline="always")
+def seat_bit(seat):
+    """The visibility mask of one seat."""
+    return 1 << seat
+
+
+@nb.njit(cache=True, inline="always")
+def emit(events, kind, actor, visible, a, b, c, d, e):
+    """Append a record to ``events``; nothing at all when ``events`` is None."""
+    if events is None:
+        return
+    row = events[0, 0] + 1
+    if row < events.shape[0]:
+        events[row, KIND] = kind
+        events[row, ACTOR] = actor
+        events[row, VISIBLE] = visible
+        events[row, ARGS] = a
+        events[row, ARGS + 1] = b
+        events[row, ARGS + 2] = c
+        events[row, ARGS + 3] = d
+        events[row, ARGS + 4] = e
+    events[0, 0] = row
+
+
+def new_buffer(capacity: int) -> np.ndarray:
+    """An empty buffer for up to ``capacity`` records."""
+    return np.zeros((capacity + 1, EVENT_WIDTH), dtype=EVENT_DTYPE)
+
+
+def drain(buffer: np.ndarray) -> np.ndarray:
+    """The records written since the last drain (a copy); the buffer is emptied.
+
+    Raises ``RuntimeError`` if the kernel wrote more than the buffer holds: the game's
+    ``MAX_STEP_EVENTS`` is too small, a bug of the game, never of the caller.
+    """
+    count = int(buffer[0, 0])
+    if count >= buffer.shape[0]:
+        raise RuntimeError(
+            f"{count} events in one transition, more than the buffer's {buffer.shape[0] - 1}"
+        )
+    records = buffer[1 : count + 1].copy()
+    buffer[0, 0] = 0
+    return records
+
+
+def visible_to(records: np.ndarray, seat: int) -> np.ndarray:
+    """The rows of ``records`` that ``seat`` may see."""
+    return records[(records[:, VISIBLE].astype(np.int64) >> seat) & 1 == 1]
+
+
+def is_public(records: np.ndarray) -> np.ndarray:
+    """Which rows every seat sees."""
+    return records[:, VISIBLE] == PUBLIC
+
+
+@dataclass(frozen=True)
+class Event:
+    """One decoded record: ``kind`` and argument names come from the game's ``EVENT_KINDS``."""
+
+    kind: str
+    actor: int
+    visible_to: tuple[int, ...] | str  # the seats, or "all"
+    args: dict[str, int]
+
+    def __str__(self) -> str:
+        who = "table" if self.actor < 0 else f"player_{self.actor}"
+        details = ", ".join(f"{name}={value}" for name, value in self.args.items())
+        return f"{who}: {self.kind}({details})"
+
+
+def decode(kinds: dict[int, tuple[str, tuple[str, ...]]], record: Any, num_players: int) -> Event:
+    """The :class:`Event` of one record, named by the game's ``EVENT_KINDS`` table."""
+    name, fields = kinds[int(record[KIND])]
+    visible = int(record[VISIBLE])
+    seats = "all" if visible == PUBLIC else tuple(p for p in range(num_players) if visible >> p & 1)
+    args = {field: int(record[ARGS + i]) for i, field in enumerate(fields)}
+    return Event(name, int(record[ACTOR]), seats, args)
+
+
+class EventLog:
+    """The records of one episode, grown as the AEC env steps (an amortised array)."""
+
+    def __init__(self, capacity_per_step: int) -> None:
+        self.buffer = new_buffer(capacity_per_step)
+        self._records = np.zeros((256, EVENT_WIDTH), dtype=EVENT_DTYPE)
+        self._count = 0
+
+    def clear(self) -> None:
+        self.buffer[0, 0] = 0
+        self._count = 0
+
+    def collect(self) -> None:
+        """Move what the last kernel call wrote into the log."""
+        new = drain(self.buffer)
+        end = self._count + len(new)
+        if end > len(self._records):
+            grown = np.zeros((max(end, 2 * len(self._records)), EVENT_WIDTH), EVENT_DTYPE)
+            grown[: self._count] = self._records[: self._count]
+            self._records = grown
+        self._records[self._count : end] = new
+        self._count = end
+
+    @property
+    def records(self) -> np.ndarray:
+        """Every record of the episode so far (a view: copy it to keep it)."""
+        return self._records[: self._count]
+
+
+def information_state_size(obs_size: int, max_events: int) -> int:
+    """Length of an information state: the seat, its first observation, its events."""
+    return 1 + obs_size + max_events * EVENT_WIDTH
+
+
+def encode_history(seat: int, first_obs: np.ndarray, records: np.ndarray, out: np.ndarray) -> None:
+    """Write into ``out`` the fixed-length encoding of what ``seat`` saw: its index, its
+    observation when the episode started, then every record it may see, in order, zero
+    padded (kind 0 is no event). ``records`` must already be the seat's visible ones."""
+    out[:] = 0
+    out[0] = seat
+    start = 1 + len(first_obs)
+    out[1:start] = first_obs
+    flat = records.ravel()
+    if start + len(flat) > len(out):
+        raise RuntimeError(
+            f"{len(records)} events exceed the information state's bound of "
+            f"{(len(out) - start) // EVENT_WIDTH}: the game's max_visible_events is wrong"
+        )
+    out[start : start + len(flat)] = flat

@@ -1,0 +1,144 @@
+"""The event log, information states and the public observation, for every game whose kernel
+writes events: what a seat receives it may see, what it may not see changes nothing it
+receives, the bounds hold over random play, and the default kernels are untouched."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from pettingzoo.test import api_test, seed_test
+
+import presages_env
+from presages_env.core import events as ev
+from presages_env.core.header import HDR_CURRENT, HDR_TERMINAL
+
+EVENT_GAMES = [name for name in presages_env.list_games() if presages_env.get_game(name).has_events]
+SEATINGS = [
+    (name, n)
+    for name in EVENT_GAMES
+    for n in sorted(
+        {presages_env.get_game(name).min_players, presages_env.get_game(name).max_players}
+    )
+]
+seating = pytest.mark.parametrize(("name", "n"), SEATINGS)
+
+
+def play_randomly(env, seed: int, decisions: int | None = None) -> None:
+    """Reset and play to the end, or only ``decisions`` steps."""
+    rng = np.random.default_rng(seed)
+    env.reset(seed=seed)
+    for _ in range(decisions or 5_000):
+        if not env.agents:
+            return
+        obs, _, terminated, truncated, _ = env.last()
+        if terminated or truncated:
+            env.step(None)
+        else:
+            env.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+    if decisions is None:
+        raise AssertionError("a random game did not end")
+
+
+def test_games_without_an_event_log_say_so():
+    for name in presages_env.list_games():
+        if name in EVENT_GAMES:
+            continue
+        with pytest.raises(NotImplementedError, match="no event log"):
+            presages_env.make(name, observation_mode="information_state")
+        env = presages_env.make(name)
+        env.reset(seed=0)
+        with pytest.raises(NotImplementedError, match="no event log"):
+            env.events(0)
+
+
+def test_unknown_observation_mode_is_refused():
+    with pytest.raises(ValueError, match="observation_mode"):
+        presages_env.make(EVENT_GAMES[0], observation_mode="beliefs")
+
+
+@seating
+def test_information_state_env_passes_pettingzoo_tests(name, n):
+    api_test(presages_env.make(name, num_players=n, observation_mode="information_state"), 50)
+    seed_test(lambda: presages_env.make(name, num_players=n, observation_mode="information_state"))
+
+
+@seating
+def test_random_play_stays_within_the_bounds_and_every_seat_sees_its_own(name, n):
+    for seed in range(4):
+        env = presages_env.make(name, num_players=n, observation_mode="information_state")
+        play_randomly(env, seed)  # drain() and encode_history() raise past their bounds
+        every = env.events()
+        assert every and all(0 <= e.actor < n or e.actor == -1 for e in every)
+        for seat in range(n):
+            seen = env.events(seat)
+            assert all(e.visible_to == "all" or seat in e.visible_to for e in seen)
+            assert len(seen) < len(every) or n == 1
+            history = env.observe(f"player_{seat}")["observation"]
+            assert env.observation_space(f"player_{seat}")["observation"].contains(history)
+        public = env.observe_public()
+        count = sum(e.visible_to == "all" for e in every)
+        assert np.count_nonzero(public[1:].reshape(-1, ev.EVENT_WIDTH)[:, ev.KIND]) == count
+
+
+@seating
+def test_what_a_seat_cannot_see_changes_nothing_it_receives(name, n):
+    """From a position and a world sample_world deals for a seat (the same to that seat),
+    the same actions give that seat the same events and the same information state until
+    the next shuffle, which the world re-seeds."""
+    game = presages_env.get_game(name)
+    compared = 0
+    for seed in range(6):
+        real = presages_env.make(name, num_players=n, observation_mode="information_state")
+        play_randomly(real, 100 + seed, decisions=5)  # a few decisions into the game
+        if not real.agents:
+            continue
+        state = real.get_state()
+        seat = (seed + 1) % n
+        twin = presages_env.make(name, num_players=n, observation_mode="information_state")
+        twin.reset(options={"state": game.sample_world(state, seat, seed)})
+        real.set_state(state)
+        rng = np.random.default_rng(seed)
+        mask = np.zeros(game.num_actions(n), dtype=np.int8)
+        while real.agents and not real.get_state()[HDR_TERMINAL]:
+            world = twin.get_state()
+            game.kernel.legal_mask(world, mask)
+            legal = np.flatnonzero(real.observe(real.agent_selection)["action_mask"] & mask)
+            if world[HDR_CURRENT] != real.get_state()[HDR_CURRENT] or not len(legal):
+                break
+            action = int(rng.choice(legal))
+            before = len(real.events())
+            real.step(action)
+            twin.step(action)
+            kinds = {e.kind for e in real.events()[before:]}
+            if "dealt" in kinds:  # a new shuffle: the world's differs by design
+                break
+            assert real.events(seat) == twin.events(seat)
+            agent = f"player_{seat}"
+            assert np.array_equal(
+                real.observe(agent)["observation"], twin.observe(agent)["observation"]
+            )
+            assert np.array_equal(real.observe_public(), twin.observe_public())
+            compared += 1
+    assert compared > 20
+
+
+@pytest.mark.parametrize("name", EVENT_GAMES)
+def test_a_zero_event_step_is_the_default_step(name):
+    """The logged kernels change the state exactly as the default ones."""
+    game = presages_env.get_game(name)
+    n = game.default_players
+    rng = np.random.default_rng(0)
+    plain, logged = game.new_state(n, 5), game.new_state(n, 5)
+    buffer = ev.new_buffer(game.kernel.MAX_STEP_EVENTS)
+    game.kernel.reset_logged(logged, np.int64(5), buffer)
+    ev.drain(buffer)
+    assert np.array_equal(plain, logged)
+    mask = np.zeros(game.num_actions(n), dtype=np.int8)
+    rewards_a, rewards_b = np.zeros(n, np.float32), np.zeros(n, np.float32)
+    while not plain[HDR_TERMINAL]:
+        game.kernel.legal_mask(plain, mask)
+        action = np.int64(rng.choice(np.flatnonzero(mask)))
+        game.kernel.step(plain, action, rewards_a)
+        game.kernel.step_logged(logged, action, rewards_b, buffer)
+        assert len(ev.drain(buffer)) > 0
+        assert np.array_equal(plain, logged) and np.array_equal(rewards_a, rewards_b)
