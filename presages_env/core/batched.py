@@ -1,10 +1,14 @@
 """Batched kernels: one template, specialised per game so numba can cache each.
 
-The loops below call a game's kernels by global name (``reset``, ``legal_mask``, ``step``,
-``observe``, ``global_state``). :func:`specialise` copies each template with those names
-bound to one game's kernels and a per-game name, so the compiled code is cached on disk per
-game (numba cannot cache functions that receive other compiled functions as arguments or
-closures).
+The loops below call a game's kernels by global name (``reset_logged``, ``legal_mask``,
+``step_logged``, ``observe``, ``global_state``). :func:`specialise` copies each template
+with those names bound to one game's kernels and a per-game name, so the compiled code is
+cached on disk per game (numba cannot cache functions that receive other compiled functions
+as arguments or closures).
+
+The step and reset loops take ``events``: None on the default path (numba compiles the event
+writes away, so it runs the plain kernels' code), or ``[B, capacity + 1, EVENT_WIDTH]``
+buffers that receive each game's events of the call (core/events.py).
 """
 
 from __future__ import annotations
@@ -17,22 +21,23 @@ import numba as nb
 
 from presages_env.core import header as core_header
 from presages_env.core import rng as core_rng
+from presages_env.core.events import game_buffer
 from presages_env.core.header import HDR_CURRENT, HDR_TERMINAL, TRUNCATED, read_step
 from presages_env.core.rng import choose_legal, derive_seed, rng_get, splitmix_next
 
 # Names the templates use; bound per game by `specialise`.
-reset = legal_mask = step = observe = global_state = None
+reset_logged = legal_mask = step_logged = observe = global_state = None
 
 
-def _reset_all(states, seeds, obs, masks, current):
+def _reset_all(states, seeds, obs, masks, current, events):
     for i in nb.prange(states.shape[0]):
-        reset(states[i], seeds[i])
+        reset_logged(states[i], seeds[i], game_buffer(events, i))
         current[i] = states[i, HDR_CURRENT]
         legal_mask(states[i], masks[i])
         observe(states[i], current[i], obs[i])
 
 
-def _step_all(states, actions, obs, masks, rewards, current, done, truncated, max_steps):
+def _step_all(states, actions, obs, masks, rewards, current, done, truncated, max_steps, events):
     """Apply one action per game, auto-reset finished games; returns -1 or a bad index.
 
     Action -1 leaves its game untouched (its reward is 0 and it is not done), so callers can
@@ -45,18 +50,19 @@ def _step_all(states, actions, obs, masks, rewards, current, done, truncated, ma
             return i
     for i in nb.prange(states.shape[0]):
         state = states[i]
+        buffer = game_buffer(events, i)
         if actions[i] == -1:
             rewards[i] = 0.0
             done[i] = False
             truncated[i] = False
             continue
-        step(state, actions[i], rewards[i])
+        step_logged(state, actions[i], rewards[i], buffer)
         capped = state[HDR_TERMINAL] == 0 and max_steps > 0 and read_step(state) >= max_steps
         truncated[i] = capped or state[HDR_TERMINAL] == TRUNCATED
         done[i] = state[HDR_TERMINAL] != 0 or truncated[i]
         if done[i]:
             # the next game's seed comes from this game's RNG: reproducible per env
-            reset(state, derive_seed(rng_get(state), 0))
+            reset_logged(state, derive_seed(rng_get(state), 0), buffer)
         current[i] = state[HDR_CURRENT]
         legal_mask(state, masks[i])
         observe(state, current[i], obs[i])
@@ -111,9 +117,9 @@ def specialise(game) -> types.SimpleNamespace:
     threads costs more than the work (each variant compiles on first use only).
     """
     kernels = {
-        "reset": game.kernel.reset,
+        "reset_logged": game.kernel.reset_logged,
         "legal_mask": game.kernel.legal_mask,
-        "step": game.kernel.step,
+        "step_logged": game.kernel.step_logged,
         "observe": game.kernel.observe,
         "global_state": game.kernel.global_state,
     }

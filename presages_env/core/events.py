@@ -54,6 +54,16 @@ def emit(events, kind, actor, visible, a, b, c, d, e):
     events[0, 0] = row
 
 
+@nb.njit(cache=True)  # not numba-inlined: parfors' array analysis rejects that
+def game_buffer(events, game):
+    """Game ``game``'s buffer of a batch's ``[B, capacity + 1, EVENT_WIDTH]`` buffers,
+    emptied (None when the batch writes no events)."""
+    if events is None:
+        return None
+    events[game, 0, 0] = 0
+    return events[game]
+
+
 def new_buffer(capacity: int) -> np.ndarray:
     """An empty buffer for up to ``capacity`` records."""
     return np.zeros((capacity + 1, EVENT_WIDTH), dtype=EVENT_DTYPE)

@@ -4,6 +4,7 @@ Arrays, not dicts: ``obs[B, D]`` (observation of the seat to act in each game),
 ``masks[B, A]`` (its legal actions), ``rewards[B, P]`` (this step's reward of every seat),
 ``current[B]`` (seat to act), ``done[B]`` (the game ended or was truncated on this step and
 has been replaced by a new deal, whose first observation is already in ``obs``).
+With ``events=True`` each game's events of the last call are kept too (``step_events``).
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from typing import Any, NamedTuple
 import numba
 import numpy as np
 
+from presages_env.core import events as ev
 from presages_env.core.actions import legal_actions
 from presages_env.core.batched import random_actions, random_actions_serial, specialise
 from presages_env.core.game import Game
@@ -154,6 +156,10 @@ class VectorEnv:
     numba's threads or on the calling thread, whichever is measured faster (see
     :class:`FastestLoop`), and smaller ones on the calling thread; ``True``/``False``
     forces one. The results are the same.
+
+    ``events=True`` keeps every game's events of the last ``reset``/``step`` (a finished
+    game's last events, then its successor's deal): see :meth:`step_events`. Off by default,
+    where the loops run the plain kernels' code.
     """
 
     def __init__(
@@ -164,6 +170,7 @@ class VectorEnv:
         seed: int = 0,
         max_steps: int = 0,
         parallel: bool | None = None,
+        events: bool = False,
         **options: Any,
     ) -> None:
         num_envs = check_int(num_envs, "num_envs", 1)
@@ -189,6 +196,13 @@ class VectorEnv:
         self.current = np.zeros(b, dtype=np.int64)
         self.done = np.zeros(b, dtype=np.bool_)
         self.truncated = np.zeros(b, dtype=np.bool_)
+        if not isinstance(events, bool):
+            raise TypeError(f"events must be True or False, got {events!r}")
+        # room for a step's events and the next game's deal after it
+        capacity = 2 * game.kernel.MAX_STEP_EVENTS
+        self._events = (
+            np.zeros((b, capacity + 1, ev.EVENT_WIDTH), ev.EVENT_DTYPE) if events else None
+        )
         kernels = batched_kernels(game)
         small = self.num_envs < PARALLEL_MIN_ENVS
         if parallel is None and small:
@@ -229,7 +243,7 @@ class VectorEnv:
         self.rewards[:] = 0
         self.done[:] = False
         self.truncated[:] = False
-        self._reset_all(self.states, seeds, self.obs, self.masks, self.current)
+        self._reset_all(self.states, seeds, self.obs, self.masks, self.current, self._events)
         return self._result()
 
     def step(self, actions: np.ndarray) -> VectorStep:
@@ -249,6 +263,7 @@ class VectorEnv:
             self.done,
             self.truncated,
             self.max_steps,
+            self._events,
         )
         if self._step_chooser is None:
             bad = self._step_all(*args)
@@ -267,6 +282,17 @@ class VectorEnv:
                 f"{legal} (no game was stepped)"
             )
         return self._result()
+
+    def step_events(self, game: int, seat: int | None = None) -> np.ndarray:
+        """The event records (core/events.py) game ``game`` wrote during the last call, all
+        of them or those ``seat`` may see; decode one with ``events.decode``."""
+        if self._events is None:
+            raise ValueError("this VectorEnv keeps no events: create it with events=True")
+        game = check_int(game, "game", 0, self.num_envs - 1)
+        records = ev.drain(self._events[game].copy())
+        if seat is None:
+            return records
+        return ev.visible_to(records, check_int(seat, "seat", 0, self.num_players - 1))
 
     def global_states(self, out: np.ndarray | None = None) -> np.ndarray:
         """The global state of every game, ``[B, game.global_size]`` of ``game.global_dtype``:
@@ -315,9 +341,12 @@ class VectorEnv:
             raise ValueError(f"seeds must be in [0, 2**63 - 1], got {seeds}")
         states, obs, masks = self.states[envs], self.obs[envs], self.masks[envs]
         current = self.current[envs]
+        events = None if self._events is None else self._events[envs]
         kernels = batched_kernels(self.game)
-        kernels.reset_all_serial(states, seeds, obs, masks, current)
+        kernels.reset_all_serial(states, seeds, obs, masks, current, events)
         self.states[envs], self.obs[envs], self.masks[envs] = states, obs, masks
+        if events is not None:
+            self._events[envs] = events
         self.current[envs] = current
         self.rewards[envs] = 0
         self.done[envs] = False

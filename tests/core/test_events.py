@@ -142,3 +142,30 @@ def test_a_zero_event_step_is_the_default_step(name):
         game.kernel.step_logged(logged, action, rewards_b, buffer)
         assert len(ev.drain(buffer)) > 0
         assert np.array_equal(plain, logged) and np.array_equal(rewards_a, rewards_b)
+
+
+@seating
+def test_vector_event_stream_matches_the_kernel_and_leaves_the_games_unchanged(name, n):
+    game = presages_env.get_game(name)
+    logged = presages_env.make_vec(name, 8, num_players=n, seed=4, events=True)
+    plain = presages_env.make_vec(name, 8, num_players=n, seed=4)
+    buffer = ev.new_buffer(2 * game.kernel.MAX_STEP_EVENTS)
+    rewards = np.zeros(n, dtype=np.float32)
+    rng_a, rng_b = np.arange(8, dtype=np.int64), np.arange(8, dtype=np.int64)
+    for _ in range(300):
+        before = logged.states.copy()
+        actions = logged.random_actions(rng_a)
+        logged.step(actions)
+        plain.step(plain.random_actions(rng_b))
+        assert np.array_equal(logged.states, plain.states)
+        for i in range(8):
+            state = before[i].copy()
+            game.kernel.step_logged(state, np.int64(actions[i]), rewards, buffer)
+            expected = ev.drain(buffer)
+            got = logged.step_events(i)
+            assert np.array_equal(got[: len(expected)], expected)
+            assert len(got) == len(expected) or logged.done[i]  # then the next deal follows
+            seat = int(before[i][HDR_CURRENT])
+            assert np.array_equal(logged.step_events(i, seat), ev.visible_to(got, seat))
+    with pytest.raises(ValueError, match="events=True"):
+        plain.step_events(0)
