@@ -62,6 +62,7 @@ from presages_env.core.validation import (
     check_state_array,
     checked_state,
 )
+from presages_env.core.view import TableView
 
 # Signed integer dtypes a state may use: the header's wide fields need 8 bits per slot.
 STATE_DTYPES = (np.int8, np.int16, np.int32, np.int64)
@@ -183,6 +184,22 @@ class Game:
         valid = self.checked_state(state)
         check_array(out, "out", (self.global_size(self.num_players_of(valid)),), self.global_dtype)
         self.kernel.global_state(valid, out)
+
+    # ---- views (core/view.py): what renderers draw -----------------------------------------
+    def view(self, state: np.ndarray, seat: int | None = None) -> TableView:
+        """The table as ``seat`` sees it, built from its observation alone; ``seat=None``
+        gives every hand (a referee's view, for debugging)."""
+        valid = self.checked_state(state)
+        viewer = getattr(self, "viewer", None)
+        if viewer is None:
+            raise NotImplementedError(f"{self.name} has no view.py yet")
+        if seat is None:
+            return viewer.state_view(valid)
+        n = self.num_players_of(valid)
+        seat = check_int(seat, "seat", 0, n - 1)
+        obs = np.zeros(self.obs_size(n), dtype=self.obs_dtype)
+        self.kernel.observe(valid, np.int64(seat), obs)
+        return viewer.seat_view(obs, seat, n)
 
     # ---- events and information states (core/events.py, docs/research.md) -----------------
     @property

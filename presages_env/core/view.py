@@ -1,0 +1,52 @@
+"""What a renderer draws: a game's table as plain data, for one seat or for a referee.
+
+Each game's ``view.py`` turns a state (the referee's view: every hand, for debugging) or one
+seat's observation (what that seat may see, nothing more) into a :class:`TableView`; the
+terminal player, the ansi render and the HTML replay viewer draw that, so no renderer reads
+hidden state for a seat. Cards are short labels (``"7♥"``, ``"K"``, ``"Secret"``).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass, field
+from typing import Any
+
+
+@dataclass
+class PlayerView:
+    name: str  # "player_2", or "you"
+    hand: list[str] | None  # None: hidden from this view
+    hand_size: int
+    notes: list[str] = field(default_factory=list)  # "team A", "3 lives", "passed", ...
+    area: list[str] = field(default_factory=list)  # cards in front of the player (tableau)
+
+
+@dataclass
+class TableView:
+    players: list[PlayerView]
+    table: list[str]  # cards in the middle (the trick, the bout, the play to beat)
+    status: list[str]  # lines: round, phase, scores, what is pending
+    to_act: int  # the seat to act, -1 when the game is over
+    seat: int | None  # whose view this is; None: the referee's (every hand)
+
+    def to_json(self) -> dict[str, Any]:
+        return dataclasses.asdict(self)
+
+    def text(self) -> str:
+        """Plain text, one block per player, then the table and the status."""
+        if self.seat is None:
+            lines = ["[every hand: a referee's view, for debugging]"]
+        else:
+            lines = [f"[seat {self.seat}'s view]"]
+        for p, player in enumerate(self.players):
+            mark = ">" if p == self.to_act else " "
+            shown = player.hand is not None
+            hand = " ".join(player.hand) if shown else f"{player.hand_size} cards"
+            notes = f"  ({', '.join(player.notes)})" if player.notes else ""
+            lines.append(f"{mark} {player.name}: {hand}{notes}")
+            if player.area:
+                lines.append(f"    in play: {' '.join(player.area)}")
+        lines.append(f"table: {' '.join(self.table) or '-'}")
+        lines.extend(self.status)
+        return "\n".join(lines)
