@@ -8,7 +8,7 @@ same fixed-seed deals for every pair. Prints and writes under --out: results.md 
 and mean rewards with 95% intervals, openskill ratings and, for team games, the cross-play
 matrix of partners against --opponent) and winrates.png (plus crossplay.png for team games).
 Agents: random (random:SEED for another seed), heuristic, search (ISMCTS, --simulations per
-move), ppo:PATH (a policy.pt checkpoint).
+move, or search:N), ppo (the game's shipped checkpoint) or ppo:PATH (a policy.pt checkpoint).
 
 --ray fans the head-to-head games out to Ray workers in chunks of --chunk-games (a local Ray,
 or the cluster at --address); --chunk-games alone plays the same chunks here, with identical
@@ -21,7 +21,8 @@ import argparse
 import time
 from pathlib import Path
 
-from presages_env.agents import Agent, HeuristicAgent, RandomAgent
+from presages_env.agents import Agent
+from presages_env.agents.specs import make_agent as agent_from_spec
 from presages_env.evaluation import (
     RayExecutor,
     chunked_round_robin,
@@ -56,30 +57,12 @@ def parse_args() -> argparse.Namespace:
 
 def make_agent(spec: str, args: argparse.Namespace) -> tuple[str, Agent]:
     """The agent a command-line name stands for, and the label it gets in the tables."""
-    kind, _, path = spec.partition(":")
-    if kind == "random":
-        return spec, RandomAgent(int(path) if path else args.seed)
-    if kind == "heuristic":
-        try:
-            return "heuristic", HeuristicAgent(args.game)
-        except ModuleNotFoundError as error:
-            raise SystemExit(f"no heuristic agent for {args.game} yet ({error})") from error
-    if kind == "search":
-        try:
-            from presages_env.agents.search import ISMCTSAgent
-        except ImportError as error:
-            raise SystemExit(f"the search agent is unavailable ({error})") from error
-        return "search", ISMCTSAgent(args.game, simulations=args.simulations, seed=args.seed)
-    if kind == "ppo" and path:
-        try:
-            from presages_env.agents.ppo import PPOAgent
-        except ImportError as error:
-            raise SystemExit(f"PPO agents need the train extra (torch, sb3): {error}") from error
-        try:
-            return f"ppo:{Path(path).stem}", PPOAgent.load(path)
-        except (OSError, ValueError, TypeError) as error:
-            raise SystemExit(f"cannot load the PPO checkpoint {path}: {error}") from error
-    raise SystemExit(f"unknown agent {spec!r}; use random[:SEED], heuristic, search or ppo:PATH")
+    try:
+        return agent_from_spec(spec, args.game, seed=args.seed, simulations=args.simulations)
+    except ModuleNotFoundError as error:
+        raise SystemExit(f"agent {spec!r} is unavailable here: {error}") from error
+    except (OSError, ValueError, TypeError) as error:
+        raise SystemExit(f"cannot build agent {spec!r}: {error}") from error
 
 
 def main() -> None:

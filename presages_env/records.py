@@ -81,6 +81,18 @@ def replay(rec: GameRecord) -> list[np.ndarray]:
     Raises ``ValueError`` if an action is illegal where it was played, or if the stored
     labels, public events or result are not what the rules give.
     """
+    return _checked_play(rec).states
+
+
+def transitions(rec: GameRecord) -> tuple[list[np.ndarray], list[list[ev.Event]]]:
+    """Every state of a recorded game and, for each, the events (all, with who saw them)
+    of the deal or the action that led to it: what a replay viewer shows. Checked like
+    :func:`replay`."""
+    played = _checked_play(rec)
+    return played.states, played.transitions
+
+
+def _checked_play(rec: GameRecord) -> _Played:
     game = get_game(rec.game)
     opts = game.make_options(rec.num_players, **_options_in(rec.options))
     actions = [m["action"] for m in rec.actions]
@@ -102,7 +114,7 @@ def replay(rec: GameRecord) -> list[np.ndarray]:
         raise ValueError(
             f"the recorded result {rec.result} disagrees with the game's {played.result}"
         )
-    return played.states
+    return played
 
 
 def save(rec: GameRecord, path: str | Path) -> None:
@@ -167,6 +179,7 @@ class _Played(NamedTuple):
     labels: list[str]
     events: list[dict[str, Any]]  # public ones, as JSON objects
     result: list[float]
+    transitions: list[list[ev.Event]]  # every event of the deal, then of each action
 
 
 def _play(game: Game, n: int, seed: int, actions: list[int], opts: Any) -> _Played:
@@ -175,6 +188,7 @@ def _play(game: Game, n: int, seed: int, actions: list[int], opts: Any) -> _Play
     log = ev.EventLog(game.kernel.MAX_STEP_EVENTS)
     game.kernel.reset_logged(state, np.int64(check_seed(seed)), log.buffer)
     log.collect()
+    ends = [len(log.records)]
     mask = np.zeros(game.num_actions(n), dtype=np.int8)
     rewards = np.zeros(n, dtype=np.float32)
     total = np.zeros(n, dtype=np.float64)
@@ -191,12 +205,14 @@ def _play(game: Game, n: int, seed: int, actions: list[int], opts: Any) -> _Play
         labels.append(game.action_label(state, action))
         game.kernel.step_logged(state, np.int64(action), rewards, log.buffer)
         log.collect()
+        ends.append(len(log.records))
         total += rewards
         states.append(state.copy())
-    records = log.records[ev.is_public(log.records)]
     kinds = game.kernel.EVENT_KINDS
-    public = [_event_json(ev.decode(kinds, r, n)) for r in records]
-    return _Played(states, seats, labels, public, [float(x) for x in total])
+    every = [ev.decode(kinds, r, n) for r in log.records]
+    public = [_event_json(e) for e in every if e.visible_to == "all"]
+    transitions = [every[start:end] for start, end in zip([0, *ends], ends, strict=False)]
+    return _Played(states, seats, labels, public, [float(x) for x in total], transitions)
 
 
 def _event_json(event: ev.Event) -> dict[str, Any]:

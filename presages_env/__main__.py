@@ -1,0 +1,55 @@
+"""``python -m presages_env play <game>`` (terminal play) and ``replay <record> -o <page>``."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+import presages_env
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m presages_env", description=__doc__)
+    commands = parser.add_subparsers(dest="command", required=True)
+    play = commands.add_parser("play", help="play a game in the terminal against agents")
+    play.add_argument("game", choices=presages_env.list_games())
+    play.add_argument("--seat", type=int, default=0, help="your seat (0 plays first seat)")
+    play.add_argument(
+        "--opponents",
+        nargs="+",
+        default=["heuristic"],
+        help="agents of the other seats, in turn: random[:SEED] heuristic search[:SIMS] ppo[:PATH]",
+    )
+    play.add_argument("--players", type=int, default=None)
+    play.add_argument("--seed", type=int, default=0)
+    play.add_argument("--record", default=None, help="where to save the record (JSON)")
+    replay = commands.add_parser("replay", help="write a record's replay page (one HTML file)")
+    replay.add_argument("record", type=Path)
+    replay.add_argument("-o", "--output", type=Path, default=None)
+    args = parser.parse_args(argv)
+
+    if args.command == "play":
+        from presages_env.ui.terminal import play as play_game
+
+        try:
+            play_game(args.game, args.seat, args.opponents, args.players, args.seed, args.record)
+        except (ValueError, ImportError) as error:
+            parser.error(str(error))
+        return 0
+    from presages_env import records
+    from presages_env.ui.replay_page import replay_page
+
+    try:
+        page = replay_page(records.load(args.record))
+    except (OSError, ValueError, TypeError) as error:
+        print(f"cannot replay {args.record}: {error}", file=sys.stderr)
+        return 1
+    output = args.output or args.record.with_suffix(".html")
+    output.write_text(page, encoding="utf-8")
+    print(f"wrote {output}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,36 @@
+"""Agents named on a command line: ``random[:SEED]``, ``heuristic``, ``search[:SIMULATIONS]``,
+``ppo[:PATH]`` (the game's shipped checkpoint without a path)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from presages_env.agents.base import Agent, RandomAgent
+from presages_env.agents.heuristic import HeuristicAgent
+from presages_env.agents.search import ISMCTSAgent
+
+AGENT_KINDS = ("random", "heuristic", "search", "ppo")
+
+
+def make_agent(spec: str, game: str, seed: int = 0, simulations: int = 100) -> tuple[str, Agent]:
+    """The agent ``spec`` stands for in ``game`` and the label it gets in tables.
+
+    Raises ``ValueError`` for an unknown kind, ``ImportError`` when PPO's extra (torch) is
+    missing, and what :meth:`PPOAgent.load` raises for a bad checkpoint.
+    """
+    kind, _, arg = spec.partition(":")
+    if kind == "random":
+        return spec, RandomAgent(int(arg) if arg else seed)
+    if kind == "heuristic" and not arg:
+        return "heuristic", HeuristicAgent(game)
+    if kind == "search":
+        budget = int(arg) if arg else simulations
+        return spec, ISMCTSAgent(game, simulations=budget, seed=seed)
+    if kind == "ppo":
+        from presages_env.agents.ppo import PPOAgent, shipped_checkpoint
+
+        path = Path(arg) if arg else shipped_checkpoint(game)
+        return (f"ppo:{path.stem}" if arg else "ppo"), PPOAgent.load(path)
+    raise ValueError(
+        f"unknown agent {spec!r}; use random[:SEED], heuristic, search[:SIMULATIONS] or ppo[:PATH]"
+    )

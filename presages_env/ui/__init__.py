@@ -1,0 +1,1 @@
+"""Human-facing tools: terminal play and the HTML replay viewer (``python -m presages_env``)."""

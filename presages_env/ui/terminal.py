@@ -1,0 +1,204 @@
+"""Play a game in the terminal against any agents (``python -m presages_env play``).
+
+The human sees the table from their seat only (``Game.view(state, seat)``: built from the
+seat's observation), what happened since they last acted (the events they may see), and the
+legal actions numbered with their labels. Input: a number, a label, ``?`` for help, ``u`` to
+undo their last decision (the game is re-played from its seed and the actions before it, so
+the agents' moves come back exactly), ``q`` to quit. Bad input re-prompts with the reason.
+At the end the game is saved as a record (:mod:`presages_env.records`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+from rich.console import Console
+from rich.panel import Panel
+from rich.table import Table
+from rich.text import Text
+
+import presages_env
+from presages_env import records
+from presages_env.agents.specs import make_agent
+from presages_env.core.header import HDR_CURRENT, seed_of
+from presages_env.core.view import TableView
+
+HELP = (
+    "Type the number of an action or its label, then Enter.\n"
+    "  ?  this help    u  undo your last decision    q  quit (no record is saved)"
+)
+RED_SUITS = ("\u2665", "\u2666")
+
+
+class Quit(Exception):
+    """The human left the game."""
+
+
+def play(
+    game_name: str,
+    seat: int,
+    opponents: Sequence[str],
+    num_players: int | None = None,
+    seed: int = 0,
+    record_path: str | Path | None = None,
+    console: Console | None = None,
+    ask: Callable[[str], str] | None = None,
+    **options: Any,
+) -> records.GameRecord | None:
+    """Play one game with the human at ``seat``; the other seats take ``opponents`` in
+    turn (cycled). Returns the record (also saved to ``record_path``), or None on quit."""
+    console = console or Console(highlight=False)
+    ask = ask or console.input
+    game = presages_env.get_game(game_name)
+    n = game.check_num_players(game.default_players if num_players is None else num_players)
+    if not 0 <= seat < n:
+        raise ValueError(f"seat must be 0..{n - 1}, got {seat}")
+    if not opponents:
+        raise ValueError("name at least one opponent agent (random, heuristic, search, ppo)")
+    names: list[str] = []
+    agents: dict[int, Any] = {}
+    others = [p for p in range(n) if p != seat]
+    for i, p in enumerate(others):
+        label, agents[p] = make_agent(opponents[i % len(opponents)], game_name, seed=seed + p)
+        names.append(label)
+    names.insert(seat, "you")
+    session = _Session(game_name, n, seed, options)
+    try:
+        session.run(seat, agents, console, ask)
+    except Quit:
+        console.print("You left the game; no record saved.")
+        return None
+    rec = records.record(game_name, n, session.kernel_seed, session.actions, names, **options)
+    path = Path(record_path or f"{game_name}-{seed}.json")
+    records.save(rec, path)
+    result = ", ".join(f"{name} {score:+g}" for name, score in zip(names, rec.result, strict=True))
+    console.print(Text(f"Game over: {result}. Record saved to {path}"))
+    return rec
+
+
+class _Session:
+    """One game's actions, replayable to any point (undo)."""
+
+    def __init__(self, game_name: str, n: int, seed: int, options: dict[str, Any]) -> None:
+        self.env = presages_env.make(game_name, num_players=n, **options)
+        self.game = self.env.game
+        self.seed = seed
+        self.actions: list[int] = []
+        # each human decision: its index in actions, and the events shown before it
+        self.human_turns: list[tuple[int, int]] = []
+        self._restart([])
+        self.kernel_seed = seed_of(self.env.get_state())
+
+    def _restart(self, actions: list[int]) -> None:
+        self.env.reset(seed=self.seed)
+        for action in actions:
+            self.env.step(action)
+        self.actions = list(actions)
+
+    def run(self, seat: int, agents: dict[int, Any], console: Console, ask) -> None:
+        seen = 0  # events of the human's seat already shown
+        while not self.game.is_over(self.env.get_state()):
+            state = self.env.get_state()
+            current = int(state[HDR_CURRENT])
+            agent_name = self.env.possible_agents[current]
+            if current != seat:
+                self._step(_agent_action(agents[current], self.env, agent_name, state))
+                continue
+            events = self.env.events(seat)
+            console.print(_table(self.game.view(state, seat)))
+            if events[seen:]:
+                news = Text("\n".join(str(e) for e in events[seen:]))
+                console.print(Panel(news, title="since your last turn"))
+            mask = self.env.observe(agent_name)["action_mask"]
+            legal = [int(a) for a in np.flatnonzero(mask)]
+            labels = [self.env.action_label(a) for a in legal]
+            console.print(_choices(labels))
+            choice = _ask_choice(labels, console, ask)
+            if choice == "undo":
+                if not self.human_turns:
+                    console.print("Nothing to undo yet.")
+                    continue
+                cut, seen = self.human_turns.pop()
+                self._restart(self.actions[:cut])
+                continue
+            self.human_turns.append((len(self.actions), seen))
+            self._step(legal[choice])
+            seen = len(self.env.events(seat))
+        console.print(_table(self.game.view(self.env.get_state(), seat)))
+
+    def _step(self, action: int) -> None:
+        self.env.step(action)
+        self.actions.append(action)
+
+
+def _agent_action(agent, env, agent_name: str, state: np.ndarray) -> int:
+    if agent.needs_state:
+        return int(agent.act_states(state[None, :])[0])
+    seen = env.observe(agent_name)
+    return agent.act(seen["observation"], seen["action_mask"])
+
+
+def _ask_choice(labels: list[str], console: Console, ask) -> int | str:
+    """The index of the chosen label, or "undo"; re-prompts until the input is valid."""
+    by_label = {label.strip().lower(): i for i, label in enumerate(labels)}
+    while True:
+        try:
+            answer = ask("your move> ").strip()
+        except EOFError:
+            raise Quit from None
+        lowered = answer.lower()
+        if lowered in ("q", "quit"):
+            raise Quit
+        if lowered in ("?", "h", "help"):
+            console.print(HELP)
+            continue
+        if lowered in ("u", "undo"):
+            return "undo"
+        if answer.isdigit() and 1 <= int(answer) <= len(labels):
+            return int(answer) - 1
+        if lowered in by_label:
+            return by_label[lowered]
+        console.print(
+            Text(f"{answer!r} is not a number from 1 to {len(labels)} nor a label; ? for help")
+        )
+
+
+def _card(label: str) -> Text:
+    style = "bold red" if any(s in label for s in RED_SUITS) else "bold"
+    return Text(f"[{label}]", style=style)
+
+
+def _cards(labels: list[str]) -> Text:
+    return Text(" ").join(_card(c) for c in labels) if labels else Text("-")
+
+
+def _table(view: TableView) -> Panel:
+    grid = Table(show_header=True, expand=True)
+    for column in ("", "player", "hand", "notes"):
+        grid.add_column(column)
+    for p, player in enumerate(view.players):
+        hand = _cards(player.hand) if player.hand is not None else Text(f"{player.hand_size} cards")
+        if player.area:
+            hand = Text.assemble(hand, "\nin play: ", _cards(player.area))
+        marker = "\u25b6" if p == view.to_act else ""
+        grid.add_row(marker, Text(player.name), hand, Text(", ".join(player.notes)))
+    body = Table.grid()
+    body.add_row(grid)
+    body.add_row(Text.assemble("table: ", _cards(view.table)))
+    for line in view.status:
+        body.add_row(Text(line))
+    return Panel(body, title=f"seat {view.seat}")
+
+
+def _choices(labels: list[str]) -> Table:
+    grid = Table.grid(padding=(0, 2))
+    columns = 3 if len(labels) > 8 else 1
+    for _ in range(columns):
+        grid.add_column()
+    cells = [Text(f"{i + 1:>3}. {label}") for i, label in enumerate(labels)]
+    for row in range(0, len(cells), columns):
+        grid.add_row(*cells[row : row + columns])
+    return grid
