@@ -9,8 +9,24 @@ from pathlib import Path
 import numpy as np
 
 import presages_env
+from presages_env import records
+from presages_env.ui.replay_page import replay_page
 
 OPTIONAL = ("torch", "ray", "stable_baselines3", "sb3_contrib")
+
+
+def first_legal_game(name: str, n: int, seed: int) -> list[int]:
+    """The actions of a game where every seat plays its first legal action."""
+    game = presages_env.get_game(name)
+    state = game.new_state(n, seed)
+    mask = np.zeros(game.num_actions(n), dtype=np.int8)
+    rewards = np.zeros(n, dtype=np.float32)
+    actions = []
+    while not game.is_over(state):
+        game.kernel.legal_mask(state, mask)
+        actions.append(int(np.argmax(mask)))
+        game.kernel.step(state, np.int64(actions[-1]), rewards)
+    return actions
 
 
 def main() -> None:
@@ -25,6 +41,9 @@ def main() -> None:
             obs, _reward, terminated, truncated, _info = env.last()
             env.step(None if terminated or truncated else int(np.argmax(obs["action_mask"])))
         assert env.render()
+        n = env.num_players
+        page = replay_page(records.record(game, n, 3, first_legal_game(game, n, 3)))
+        assert "__REPLAY_DATA__" not in page, "the replay page's template is missing"
         vec = presages_env.make_vec(game, 64, seed=0)
         rng = np.arange(64, dtype=np.int64)
         for _ in range(50):
@@ -32,7 +51,9 @@ def main() -> None:
         assert out.masks.any(axis=1).all()
         checkpoint = source.parent / "checkpoints" / f"{game}.pt"
         assert checkpoint.stat().st_size > 100_000, f"{checkpoint} missing from the wheel"
-        print(f"{game}: AEC game played, vector env stepped, checkpoint shipped")
+        print(
+            f"{game}: AEC game played, replay page written, vector env stepped, checkpoint shipped"
+        )
     import gymnasium
 
     importlib.import_module("presages_env.training")  # registers the Gymnasium views
