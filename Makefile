@@ -10,7 +10,7 @@ RLLIB_VENV := .venv-rllib
 RLLIB_PY := $(RLLIB_VENV)/bin/python
 RLLIB_STAMP := $(RLLIB_VENV)/.installed
 
-.PHONY: run test test-rllib test-wheel lint format bench clean-cache
+.PHONY: run test play test-rllib test-wheel lint format bench clean-cache
 
 $(PY):
 	$(PYTHON) -m venv $(VENV)
@@ -28,6 +28,10 @@ $(RLLIB_STAMP): pyproject.toml constraints.txt
 
 run: $(STAMP)
 	$(PY) baselines/demo.py
+
+# You at seat 0 of Présages, your partner the heuristic, the other team the shipped PPO agent.
+play: $(STAMP)
+	$(PY) -m presages_env play presages --seat 0 --opponents ppo heuristic
 
 test: $(STAMP)
 	$(VENV)/bin/ruff check .
