@@ -49,6 +49,37 @@ class TrainConfig:
     game_options: dict = dataclasses.field(default_factory=dict)
 
 
+class BudgetBar:
+    """A progress bar of whichever budget binds: a time budget that will run out before the
+    step total shows seconds, not a step count that will never be reached."""
+
+    def __init__(self, total_steps: int, time_budget_s: float | None) -> None:
+        from tqdm import tqdm
+
+        self.total_steps = total_steps
+        self.time_budget_s = time_budget_s
+        self.bar = tqdm(
+            total=100, desc="MaskablePPO self-play", bar_format="{l_bar}{bar}| {postfix}"
+        )
+        self._shown = -1.0
+
+    def update(self, steps: int, elapsed: float) -> None:
+        step_share = steps / self.total_steps
+        time_share = elapsed / self.time_budget_s if self.time_budget_s else 0.0
+        share = min(1.0, max(step_share, time_share))
+        if share - self._shown < 0.005:  # redraw at most every half percent
+            return
+        self._shown = share
+        self.bar.n = round(100 * share, 1)
+        if time_share >= step_share:
+            self.bar.set_postfix_str(f"{elapsed:.0f}/{self.time_budget_s:.0f} s, {steps:,} steps")
+        else:
+            self.bar.set_postfix_str(f"{steps:,}/{self.total_steps:,} steps, {elapsed:.0f} s")
+
+    def close(self) -> None:
+        self.bar.close()
+
+
 class _Training:
     """Callback state: pool snapshots, evaluations, time budget, progress bar, logs."""
 
@@ -63,21 +94,19 @@ class _Training:
 
     def make_callback(self):
         from stable_baselines3.common.callbacks import BaseCallback
-        from tqdm import tqdm
 
         training = self
 
         class Callback(BaseCallback):
             def _on_training_start(self) -> None:
-                budget = training.config.time_budget_s
-                total = training.config.total_timesteps
-                self.bar = tqdm(total=total, unit="step", desc="MaskablePPO self-play")
-                self.bar.set_postfix_str(f"budget {budget:.0f}s" if budget else "")
+                config = training.config
+                self.bar = BudgetBar(config.total_timesteps, config.time_budget_s)
 
             def _on_step(self) -> bool:
-                self.bar.update(training.env.num_envs)
+                elapsed = time.perf_counter() - training.start
+                self.bar.update(self.num_timesteps, elapsed)
                 budget = training.config.time_budget_s
-                return budget is None or time.perf_counter() - training.start < budget
+                return budget is None or elapsed < budget
 
             def _on_rollout_end(self) -> None:
                 training.on_rollout_end(self.model)
