@@ -59,9 +59,11 @@ def _tampered(name: str, tmp_path, change) -> dict:
 @pytest.mark.parametrize("name", GAMES)
 def test_a_record_that_disagrees_with_the_rules_is_refused(name, tmp_path):
     def illegal(d):
-        d["actions"][0]["action"] = next(
-            a for a in range(10_000) if a not in (m["action"] for m in d["actions"][:1])
-        )
+        game = presages_env.get_game(name)
+        state = game.new_state(d["num_players"], d["seed"])
+        mask = np.zeros(game.num_actions(d["num_players"]), dtype=np.int8)
+        game.kernel.legal_mask(state, mask)
+        d["actions"][0]["action"] = int(np.flatnonzero(mask == 0)[0])
 
     def label(d):
         d["actions"][-1]["label"] = "something else"
