@@ -12,6 +12,9 @@ import dataclasses
 from dataclasses import dataclass, field
 from typing import Any
 
+# The first line of every text showing every hand (TableView.text, the envs' render()).
+REFEREE_HEADING = "[every hand: a referee's view, for debugging]"
+
 
 @dataclass
 class PlayerView:
@@ -35,10 +38,7 @@ class TableView:
 
     def text(self) -> str:
         """Plain text, one block per player, then the table and the status."""
-        if self.seat is None:
-            lines = ["[every hand: a referee's view, for debugging]"]
-        else:
-            lines = [f"[seat {self.seat}'s view]"]
+        lines = [REFEREE_HEADING if self.seat is None else f"[seat {self.seat}'s view]"]
         for p, player in enumerate(self.players):
             mark = ">" if p == self.to_act else " "
             shown = player.hand is not None
