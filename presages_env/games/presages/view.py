@@ -151,7 +151,7 @@ def state_view(state: np.ndarray) -> TableView:
     """Every hand (a referee's view, for debugging): seat 0's public view with each seat's
     hand from that seat's own observation (no seat's private memory)."""
     n = int(state[HDR_NUM_PLAYERS])
-    obs = np.zeros((n, k.OBS_SIZE), dtype=k.STATE_DTYPE)
+    obs = np.zeros((n, k.OBS_SIZE), dtype=g.PresagesGame.obs_dtype)
     for p in range(n):
         k.observe(state, np.int64(p), obs[p])
     return _build(obs[0], n, [_hand(obs[p]) for p in range(n)], None)

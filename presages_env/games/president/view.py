@@ -21,6 +21,7 @@ import numpy as np
 
 from presages_env.core.header import HDR_CURRENT, HDR_NUM_PLAYERS, HDR_TERMINAL
 from presages_env.core.view import PlayerView, TableView
+from presages_env.games.president import game as g
 from presages_env.games.president import kernel as k
 from presages_env.games.president.cards import NUM_RANKS, PLACE_TITLES, RANK_NAMES, SET_NAMES
 
@@ -130,7 +131,7 @@ def state_view(state: np.ndarray) -> TableView:
     owner's observation, the rest from the Président's while an exchange is on record (it
     shows the exchange), else from player 0's."""
     n = int(state[HDR_NUM_PLAYERS])
-    obs = np.zeros((n, k.OBS_SIZE), dtype=k.STATE_DTYPE)
+    obs = np.zeros((n, k.OBS_SIZE), dtype=g.PresidentGame.obs_dtype)
     for p in range(n):
         k.observe(state, np.int64(p), obs[p])
     base = max(int(state[k.EXCH_TO]), 0)
