@@ -13,27 +13,27 @@ import presages_env
 from presages_env.core.header import HDR_CURRENT, HDR_TERMINAL
 from presages_env.games import get_game
 
-CASES = [
-    (name, players)
-    for name in ("president", "presages", "aciliande", "res_arcana")
-    for players in (get_game(name).min_players, get_game(name).max_players)
-]
-STEPS = {"president": 300, "presages": 160, "aciliande": 120, "res_arcana": 160}
 # a match of several manches: Président's seating changes after each
 OPTIONS = {"president": {"num_manches": 3}}
+CASES = [
+    (name, players, OPTIONS.get(name, {}))
+    for name in ("president", "presages", "aciliande", "res_arcana")
+    for players in (get_game(name).min_players, get_game(name).max_players)
+] + [("aciliande", 4, {"teams": True})]
+STEPS = {"president": 300, "presages": 160, "aciliande": 120, "res_arcana": 160}
 
 
-def positions(game, players: int, seed: int, steps: int):
+def positions(game, players: int, seed: int, steps: int, options: dict):
     """States of one random game (a new deal when one ends), every few decisions."""
     rng = np.random.default_rng(seed)
-    state = game.new_state(players, seed, **OPTIONS.get(game.name, {}))
+    state = game.new_state(players, seed, **options)
     mask = np.zeros(game.num_actions(players), dtype=np.int8)
     rewards = np.zeros(players, dtype=np.float32)
     for i in range(steps):
         if i % 3 == 0 or state[HDR_TERMINAL]:
             yield state.copy()
         if state[HDR_TERMINAL]:
-            state = game.new_state(players, seed + 1000 + i, **OPTIONS.get(game.name, {}))
+            state = game.new_state(players, seed + 1000 + i, **options)
             continue
         game.kernel.legal_mask(state, mask)
         legal = np.flatnonzero(mask)
@@ -41,10 +41,10 @@ def positions(game, players: int, seed: int, steps: int):
     yield state.copy()
 
 
-@pytest.mark.parametrize("name,players", CASES)
-def test_seat_views_see_only_what_the_seat_may_see(name, players):
+@pytest.mark.parametrize("name,players,options", CASES)
+def test_seat_views_see_only_what_the_seat_may_see(name, players, options):
     game = get_game(name)
-    for i, state in enumerate(positions(game, players, 7, STEPS[name])):
+    for i, state in enumerate(positions(game, players, 7, STEPS[name], options)):
         referee = game.view(state)
         assert referee.seat is None
         assert "referee" in referee.text()
@@ -82,9 +82,9 @@ def test_seat_views_see_only_what_the_seat_may_see(name, players):
                 assert seen == expected, (name, players, seat)
 
 
-@pytest.mark.parametrize("name,players", CASES)
-def test_render_with_a_seat_draws_that_seats_view(name, players):
-    env = presages_env.make(name, num_players=players, render_mode="ansi")
+@pytest.mark.parametrize("name,players,options", CASES)
+def test_render_with_a_seat_draws_that_seats_view(name, players, options):
+    env = presages_env.make(name, num_players=players, render_mode="ansi", **options)
     env.reset(seed=3)
     rng = np.random.default_rng(3)
     for _ in range(40):
@@ -94,16 +94,24 @@ def test_render_with_a_seat_draws_that_seats_view(name, players):
         state = env.get_state()
         for seat in range(players):
             text = env.render(seat=seat)
-            assert text == env.game.view(state, seat).text()
-            own = env.game.view(state, seat).players[seat].hand
-            line = next(
-                x
-                for x in text.splitlines()
-                if x[2:].startswith(env.game.view(state, seat).players[seat].name + ":")
-            )
-            assert all(card in line for card in own)
+            view = env.game.view(state, seat)
+            assert text == view.text()
+            me = view.players[seat]
+            line = next(x for x in text.splitlines() if x[2:].startswith(me.name + ":"))
+            assert all(card in line for card in me.hand)
+            assert all(f"{p.hand_size} cards" in text for p in view.players if p is not me)
         assert "referee" in env.render()
         env.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+
+
+def test_render_refuses_a_seat_outside_the_game():
+    env = presages_env.make("aciliande", num_players=3, render_mode="ansi")
+    env.reset(seed=0)
+    for seat in (-1, 3):
+        with pytest.raises(ValueError, match="seat"):
+            env.render(seat=seat)
+    with pytest.raises(TypeError):
+        env.render(seat="1")
 
 
 def test_human_render_of_a_seat_prints(capsys):
