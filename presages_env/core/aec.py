@@ -14,6 +14,7 @@ from presages_env.core.actions import check_action
 from presages_env.core.game import Game
 from presages_env.core.header import HDR_CURRENT, HDR_TERMINAL, TRUNCATED, step_of
 from presages_env.core.validation import check_int, check_seed, checked_state
+from presages_env.core.view import REFEREE_HEADING
 
 # What an illegal action does: "raise" refuses it (ValueError, nothing changes); "terminate"
 # ends the game with this reward for the offender and 0 for the others, like PettingZoo
@@ -235,11 +236,18 @@ class CardGameEnv(AECEnv):
         ev.encode_history(-1, out[:0], records[ev.is_public(records)], out)
         return out
 
-    def render(self) -> str | None:
+    def render(self, seat: int | None = None) -> str | None:
+        """The table as text: with ``seat``, what that seat may see (its view, built from its
+        observation alone: ``game.view(state, seat)``); without, every hand, headed as the
+        referee's view for debugging (never show it to a player)."""
         if self.render_mode is None:
             gymnasium.logger.warn("render() called without a render_mode; pass one to make().")
             return None
-        text = self.game.render(self._state)
+        if seat is None:
+            text = f"{REFEREE_HEADING}\n{self.game.render(self._state)}"
+        else:
+            seat = check_int(seat, "seat", 0, self.num_players - 1)
+            text = self.game.view(self._state, seat).text()
         if self.render_mode == "human":
             print(text)
             return None

@@ -12,6 +12,9 @@ import dataclasses
 from dataclasses import dataclass, field
 from typing import Any
 
+# The first line of every text showing every hand (TableView.text, the envs' render()).
+REFEREE_HEADING = "[every hand: a referee's view, for debugging]"
+
 
 @dataclass
 class PlayerView:
@@ -35,18 +38,20 @@ class TableView:
 
     def text(self) -> str:
         """Plain text, one block per player, then the table and the status."""
-        if self.seat is None:
-            lines = ["[every hand: a referee's view, for debugging]"]
-        else:
-            lines = [f"[seat {self.seat}'s view]"]
+        lines = [REFEREE_HEADING if self.seat is None else f"[seat {self.seat}'s view]"]
         for p, player in enumerate(self.players):
             mark = ">" if p == self.to_act else " "
             shown = player.hand is not None
-            hand = " ".join(player.hand) if shown else f"{player.hand_size} cards"
+            hand = (_cards(player.hand) or "-") if shown else f"{player.hand_size} cards"
             notes = f"  ({', '.join(player.notes)})" if player.notes else ""
             lines.append(f"{mark} {player.name}: {hand}{notes}")
             if player.area:
-                lines.append(f"    in play: {' '.join(player.area)}")
-        lines.append(f"table: {' '.join(self.table) or '-'}")
+                lines.append(f"    in play: {_cards(player.area)}")
+        lines.append(f"table: {_cards(self.table) or '-'}")
         lines.extend(self.status)
         return "\n".join(lines)
+
+
+def _cards(labels: list[str]) -> str:
+    """Labels joined by spaces, or by commas when a label has a space (``"XVII L'Étoile"``)."""
+    return (", " if any(" " in label for label in labels) else " ").join(labels)

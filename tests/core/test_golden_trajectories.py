@@ -25,6 +25,7 @@ import pytest
 import presages_env
 from presages_env.agents.heuristic import HeuristicAgent
 from presages_env.agents.search import ISMCTSAgent
+from presages_env.core.view import REFEREE_HEADING
 
 DATA = Path(__file__).parent / "data" / "golden_trajectories.json"
 
@@ -152,7 +153,8 @@ def aec_digest(game, players, options, seed) -> tuple[str, int]:
             legal = np.flatnonzero(obs["action_mask"])
             env.step(int(legal[rng.integers(len(legal))]))
             decisions += 1
-        d.text(env.render())
+        # the game's picture as recorded; the env heads it as the referee's view since
+        d.text(env.render().removeprefix(REFEREE_HEADING + "\n"))
     return d.hexdigest(), decisions
 
 

@@ -22,6 +22,7 @@ from presages_env.core.header import HDR_CURRENT, HDR_NUM_PLAYERS, HDR_TERMINAL,
 from presages_env.core.state_io import apply_actions
 from presages_env.games.aciliande import kernel as k
 from presages_env.games.aciliande import validate as v
+from presages_env.games.aciliande import view
 from presages_env.games.aciliande.cards import DEFAULT_GODDESSES, NUM_CARDS, card_name
 
 MAX_LIVES = 99
@@ -100,6 +101,7 @@ class AciliandeGame(Game):
     search_rollouts = "heuristic"
     kernel = k
     validator = v
+    viewer = view
 
     def obs_high(self, num_players: int) -> np.ndarray:
         high = np.ones(k.OBS_SIZE, dtype=np.int64)

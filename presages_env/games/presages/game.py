@@ -25,6 +25,7 @@ from presages_env.core.header import (
 from presages_env.core.state_io import apply_actions
 from presages_env.games.presages import kernel as k
 from presages_env.games.presages import validate as v
+from presages_env.games.presages import view
 from presages_env.games.presages.cards import (
     ANSI_COLOURS,
     COLOUR_LETTERS,
@@ -159,6 +160,7 @@ class PresagesGame(Game):
     layout_version = 2
     kernel = k
     validator = v
+    viewer = view
 
     def validate_options(self, num_players: int, options: PresagesOptions) -> None:
         for name in _FLAG_SLOTS:

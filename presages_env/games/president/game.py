@@ -12,6 +12,7 @@ from presages_env.core.game import Game
 from presages_env.core.header import HDR_CURRENT, HDR_NUM_PLAYERS, HDR_TERMINAL, seed_of
 from presages_env.games.president import kernel as k
 from presages_env.games.president import validate as v
+from presages_env.games.president import view
 from presages_env.games.president.cards import NUM_CARDS, NUM_RANKS, RANK_NAMES, SET_NAMES, SUITS
 
 REWARD_SCHEMES = {"places": k.REWARD_PLACES, "match": k.REWARD_MATCH, "points": k.REWARD_POINTS}
@@ -44,6 +45,7 @@ class PresidentGame(Game):
     layout_version = 2
     kernel = k
     validator = v
+    viewer = view
 
     def max_visible_events(self, num_players: int, options: PresidentOptions) -> int:
         """Per manche: its start, the seat's dealt cards, the exchange's four events, at most

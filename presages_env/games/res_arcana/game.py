@@ -33,6 +33,7 @@ from presages_env.games.res_arcana import cards as cd
 from presages_env.games.res_arcana import kernel as k
 from presages_env.games.res_arcana import layout as lay
 from presages_env.games.res_arcana import validate as v
+from presages_env.games.res_arcana import view
 from presages_env.games.res_arcana.cards import (
     ESSENCE_NAMES,
     ESSENCES,
@@ -196,6 +197,7 @@ class ResArcanaGame(Game):
     search_rollouts = "heuristic"
     kernel = k
     validator = v
+    viewer = view
 
     def validate_options(self, num_players: int, options: ResArcanaOptions) -> None:
         if options.places_of_power not in PLACE_FACES:
