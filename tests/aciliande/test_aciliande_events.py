@@ -155,14 +155,14 @@ def test_events_tell_random_games_as_they_were_played(n, options):
         state = GAME.new_state(n, seed, **options)
         buffer = ev.new_buffer(k.MAX_STEP_EVENTS)
         k.reset_logged(state.copy(), np.int64(seed), buffer)
-        first = decode(ev.drain(buffer), n)
-        assert first[0].kind == "manche_start"
+        reset_records = ev.drain(buffer)
+        assert decode(reset_records, n)[0].kind == "manche_start"
         replay = Replay(state)
         rng = np.random.default_rng(seed)
         mask = np.zeros(k.NUM_ACTIONS, dtype=np.int8)
         rewards = np.zeros(n, np.float32)
         obs = np.zeros(k.OBS_SIZE, dtype=GAME.obs_dtype)
-        seen = [0] * n
+        seen = [len(ev.visible_to(reset_records, seat)) for seat in range(n)]
         bound = GAME.max_visible_events(n, GAME.make_options(n, **options))
         while not state[HDR_TERMINAL]:
             GAME.legal_mask(state, mask)
