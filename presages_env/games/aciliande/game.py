@@ -122,6 +122,26 @@ class AciliandeGame(Game):
         high[k.OBS_POT] = k.MAX_PLAYERS * MAX_STAKE
         return high
 
+    def max_visible_events(self, num_players: int, options: AciliandeOptions) -> int:
+        """Every manche costs at least one life card: the dealer rule keeps the bids' total
+        off the hand size, which is the tricks' total, so some player (some team, whose
+        members are all still in) misses its contract and each of them still has a card to
+        lose. So a game has at most ``L`` manches, ``L`` the sum of the starting lives.
+
+        In a manche with hand size ``h`` a seat sees its start, the deal, its own ``h``
+        cards, at most ``n`` bids, at most ``min(22, h n)`` cards played (the hand size
+        times the players in), a declaration and a won trick per trick (``h`` each), at
+        most ``n`` scores and the duel's start or a Goddess turned face down (1). ``h`` is
+        at most 11 (``min(22 // players in, 11)``, at least two in), or with a fixed hand
+        size that size, or 3 in the duel. Once per game: at most ``n`` eliminations,
+        ``n`` leftover draws, ``n`` coins and the end."""
+        n = num_players
+        lives = _lives_per_seat(options.lives, n)
+        fixed = options.fixed_hand_size
+        h = k.MAX_TRICKS if fixed is None else max(fixed, k.DUEL_MANCHES)
+        per_manche = 3 + 3 * h + 2 * n + min(NUM_CARDS, h * n)
+        return sum(lives) * per_manche + 3 * n + 1
+
     def validate_options(self, num_players: int, options: AciliandeOptions) -> None:
         goddesses = options.goddesses
         if (

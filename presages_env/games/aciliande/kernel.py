@@ -49,6 +49,7 @@ increasing order: the player "to the left" of seat s is the next seat still in t
 import numba as nb
 import numpy as np
 
+from presages_env.core.events import PUBLIC, emit, seat_bit
 from presages_env.core.global_state import bind_global_state
 from presages_env.core.header import (
     HDR_CURRENT,
@@ -135,6 +136,51 @@ ACT_TAKE = ACT_CARD + NUM_CARDS  # the first Goddess of the trick takes it
 ACT_LEAVE = ACT_TAKE + 1  # the first Goddess of the trick leaves it
 NUM_ACTIONS = ACT_LEAVE + 1
 
+# ---- events (core/events.py): kind -> (name, argument names) -------------------------------
+# Only the cards dealt to a seat are private (to that seat); undealt cards are in no event.
+# Everything else is public: the rules make bids, cards played, declarations, lives, the
+# duel's Goddesses and the leftover draw seen by everyone.
+EV_MANCHE_START = 1
+EV_DEAL = 2
+EV_DEALT = 3
+EV_BID = 4
+EV_PLAY = 5
+EV_DECLARE = 6
+EV_TRICK_WON = 7
+EV_MANCHE_SCORED = 8
+EV_ELIMINATED = 9
+EV_DUEL_START = 10
+EV_GODDESS_FACE_DOWN = 11
+EV_LEFTOVER_DRAW = 12
+EV_COINS = 13
+EV_GAME_END = 14
+EVENT_KINDS = {
+    EV_MANCHE_START: ("manche_start", ("manche", "dealer", "leader", "face_up")),
+    EV_DEAL: ("deal", ("hand_size", "players")),
+    EV_DEALT: ("dealt", ("player", "card")),
+    EV_BID: ("bid", ("bid",)),
+    EV_PLAY: ("play", ("card", "trick", "goddess")),
+    EV_DECLARE: ("declare", ("declaration",)),
+    EV_TRICK_WON: ("trick_won", ("player", "card", "trick", "declaration", "tricks")),
+    EV_MANCHE_SCORED: ("manche_scored", ("player", "bid", "tricks", "lost", "lives")),
+    EV_ELIMINATED: ("eliminated", ("player",)),
+    EV_DUEL_START: ("duel_start", ("goddess_a", "goddess_b", "goddess_c")),
+    EV_GODDESS_FACE_DOWN: ("goddess_face_down", ("face_up",)),
+    EV_LEFTOVER_DRAW: ("leftover_draw", ("player", "card")),
+    EV_COINS: ("coins", ("player", "coins", "reward")),
+    EV_GAME_END: ("game_end", ("reason", "pot")),
+}
+# The most events one transition writes. The longest is the card (or the declaration) that
+# completes a manche's last trick: that play or declaration and the trick won (2), a score
+# and at most an elimination per seat (2 x 7), then the larger of
+#   - the next manche: the duel's start or a Goddess turned face down, its start, the deal
+#     and at most 22 cards dealt (3 + 22 = 25), and
+#   - the end of the game: a Goddess turned face down, at most 7 leftover draws, the coins
+#     of each seat and the end (1 + 7 + 7 + 1 = 16).
+# The others are shorter: reset (start, deal, 22 cards), the dealer's hand size (deal, 22
+# cards), a bid (1), a third Goddess (play, 7 draws, 7 coins, end).
+MAX_STEP_EVENTS = 2 + 2 * MAX_PLAYERS + max(3 + NUM_CARDS, 2 * MAX_PLAYERS + 2)
+
 
 # ---- small queries ------------------------------------------------------------------------
 @nb.njit(cache=True)
@@ -183,7 +229,7 @@ def forbidden_dealer_bid(state):
 
 # ---- dealing ------------------------------------------------------------------------------
 @nb.njit(cache=True)
-def deal(state, hand_size):
+def deal(state, hand_size, events):
     """Shuffle the deck (without the Goddesses in a duel) and deal one card at a time."""
     deck = np.empty(NUM_CARDS, dtype=np.int64)
     size = 0
@@ -194,9 +240,11 @@ def deal(state, hand_size):
     rng_shuffle(state, deck, size)
     players = alive_count(state)
     seat = state[DEALER]
+    emit(events, EV_DEAL, seat, PUBLIC, hand_size, players, 0, 0, 0)
     for i in range(hand_size * players):
         seat = next_alive(state, seat)
         state[CARD_OWNER + deck[i]] = seat
+        emit(events, EV_DEALT, -1, seat_bit(seat), seat, deck[i], 0, 0, 0)
     state[HAND_SIZE] = hand_size
     state[NODE] = NODE_BID
     state[HDR_CURRENT] = next_alive(state, state[DEALER])
@@ -214,6 +262,12 @@ def clear_trick(state):
 
 @nb.njit(cache=True)
 def start_manche(state):
+    """``start_manche_logged`` without events (position set-up)."""
+    start_manche_logged(state, None)
+
+
+@nb.njit(cache=True)
+def start_manche_logged(state, events):
     """Clear the manche's slots, then deal or ask the dealer for the hand size."""
     state[MANCHE] += 1
     for seat in range(MAX_PLAYERS):
@@ -229,10 +283,21 @@ def start_manche(state):
     clear_trick(state)
     state[TRICK_INDEX] = 0
     state[LEADER] = next_alive(state, state[DEALER])
+    emit(
+        events,
+        EV_MANCHE_START,
+        -1,
+        PUBLIC,
+        state[MANCHE],
+        state[DEALER],
+        state[LEADER],
+        state[FACE_UP],
+        0,
+    )
     if state[DUEL]:
-        deal(state, state[FACE_UP])
+        deal(state, state[FACE_UP], events)
     elif state[OPT_FIXED_HAND] > 0:
-        deal(state, state[OPT_FIXED_HAND])
+        deal(state, state[OPT_FIXED_HAND], events)
     else:
         state[HAND_SIZE] = 0
         state[NODE] = NODE_HAND_SIZE
@@ -241,6 +306,13 @@ def start_manche(state):
 
 @nb.njit(cache=True)
 def reset(state, seed):
+    reset_logged(state, seed, None)
+
+
+@nb.njit(cache=True)
+def reset_logged(state, seed, events):
+    """``reset``, writing its events (the first manche's start, and its deal when the
+    hand size is fixed) to ``events``."""
     rng_seed(state, seed)
     write_seed(state, seed)
     set_step(state, 0)
@@ -254,7 +326,7 @@ def reset(state, seed):
         state[DRAW + seat] = -1
     state[POT] = n * state[OPT_STAKE]
     state[DEALER] = rng_below(state, n)
-    start_manche(state)
+    start_manche_logged(state, events)
 
 
 # ---- legality -----------------------------------------------------------------------------
@@ -286,7 +358,7 @@ def legal_mask(state, mask):
 
 # ---- the end of the game ------------------------------------------------------------------
 @nb.njit(cache=True)
-def leftover_draw(state, receives, leftover):
+def leftover_draw(state, receives, leftover, events):
     """Each receiver draws a non-Goddess card; the highest ``leftover`` take a coin each."""
     deck = np.empty(NUM_CARDS, dtype=np.int64)
     size = 0
@@ -299,6 +371,7 @@ def leftover_draw(state, receives, leftover):
     for seat in range(state[HDR_NUM_PLAYERS]):
         if receives[seat]:
             state[DRAW + seat] = deck[drawn]
+            emit(events, EV_LEFTOVER_DRAW, seat, PUBLIC, seat, deck[drawn], 0, 0, 0)
             drawn += 1
     for _ in range(leftover):
         best = -1
@@ -310,7 +383,7 @@ def leftover_draw(state, receives, leftover):
 
 
 @nb.njit(cache=True)
-def finish_game(state, receives, reason, rewards):
+def finish_game(state, receives, reason, rewards, events):
     """Share the pot among the seats flagged in ``receives`` (their teams in the variant)."""
     n = state[HDR_NUM_PLAYERS]
     if state[OPT_TEAMS]:
@@ -328,33 +401,45 @@ def finish_game(state, receives, reason, rewards):
         state[COINS + seat] = share if receives[seat] else 0
     leftover = state[POT] - share * count
     if leftover > 0:
-        leftover_draw(state, receives, leftover)
+        leftover_draw(state, receives, leftover, events)
     state[END_REASON] = reason
     state[NODE] = NODE_GAME_OVER
     state[HDR_TERMINAL] = 1
     state[HDR_CURRENT] = -1
     for seat in range(n):
         rewards[seat] = state[COINS + seat] - state[OPT_STAKE]
+        emit(
+            events,
+            EV_COINS,
+            -1,
+            PUBLIC,
+            seat,
+            state[COINS + seat],
+            state[COINS + seat] - state[OPT_STAKE],
+            0,
+            0,
+        )
+    emit(events, EV_GAME_END, -1, PUBLIC, reason, state[POT], 0, 0, 0)
 
 
 @nb.njit(cache=True)
-def win_alone(state, seat, reason, rewards):
+def win_alone(state, seat, reason, rewards, events):
     receives = np.zeros(MAX_PLAYERS, dtype=np.int64)
     receives[seat] = 1
-    finish_game(state, receives, reason, rewards)
+    finish_game(state, receives, reason, rewards, events)
 
 
 @nb.njit(cache=True)
-def share_among(state, flags_offset, reason, rewards):
+def share_among(state, flags_offset, reason, rewards, events):
     """End the game, sharing the pot among the seats whose flag at ``flags_offset`` is set."""
     receives = np.zeros(MAX_PLAYERS, dtype=np.int64)
     for seat in range(state[HDR_NUM_PLAYERS]):
         receives[seat] = state[flags_offset + seat]
-    finish_game(state, receives, reason, rewards)
+    finish_game(state, receives, reason, rewards, events)
 
 
 @nb.njit(cache=True)
-def end_duel(state, rewards):
+def end_duel(state, rewards, events):
     """Both duellists survived the third duel manche: apply the tiebreak option."""
     first = next_alive(state, -1)
     second = next_alive(state, first)
@@ -362,9 +447,9 @@ def end_duel(state, rewards):
     lives_second = state[LIVES + second]
     if state[OPT_TIEBREAK] == TIEBREAK_LIVES and lives_first != lives_second:
         winner = first if lives_first > lives_second else second
-        win_alone(state, winner, END_DUEL_MORE_LIVES, rewards)
+        win_alone(state, winner, END_DUEL_MORE_LIVES, rewards, events)
     else:
-        share_among(state, ALIVE, END_DUEL_SHARE, rewards)
+        share_among(state, ALIVE, END_DUEL_SHARE, rewards, events)
 
 
 @nb.njit(cache=True)
@@ -381,16 +466,28 @@ def one_team_left(state):
 
 # ---- scoring and the next manche ----------------------------------------------------------
 @nb.njit(cache=True)
-def lose_lives(state, seat, count):
+def lose_lives(state, seat, count, events):
     lost = min(count, state[LIVES + seat])
     state[LIVES + seat] -= lost
     state[LOST_LAST + seat] = lost
+    emit(
+        events,
+        EV_MANCHE_SCORED,
+        -1,
+        PUBLIC,
+        seat,
+        state[BIDS + seat],
+        state[TRICKS + seat],
+        lost,
+        state[LIVES + seat],
+    )
     if state[LIVES + seat] == 0:
         state[ALIVE + seat] = 0
+        emit(events, EV_ELIMINATED, -1, PUBLIC, seat, 0, 0, 0, 0)
 
 
 @nb.njit(cache=True)
-def score_manche(state):
+def score_manche(state, events):
     """Every missed contract (a player's, or a team's in the variant) costs life cards."""
     n = state[HDR_NUM_PLAYERS]
     for seat in range(n):
@@ -403,37 +500,49 @@ def score_manche(state):
                     difference += state[TRICKS + seat] - state[BIDS + seat]
             for seat in range(team, n, 2):
                 if state[ALIVE + seat]:
-                    lose_lives(state, seat, abs(difference))
+                    lose_lives(state, seat, abs(difference), events)
     else:
         for seat in range(n):
             if state[ALIVE + seat]:
-                lose_lives(state, seat, abs(state[TRICKS + seat] - state[BIDS + seat]))
+                lose_lives(state, seat, abs(state[TRICKS + seat] - state[BIDS + seat]), events)
 
 
 @nb.njit(cache=True)
-def end_manche(state, rewards):
-    score_manche(state)
+def end_manche(state, rewards, events):
+    score_manche(state, events)
     left = alive_count(state)
     if state[OPT_TEAMS] and left >= 2 and one_team_left(state) >= 0:
-        win_alone(state, next_alive(state, -1), END_TEAM_SURVIVES, rewards)
+        win_alone(state, next_alive(state, -1), END_TEAM_SURVIVES, rewards, events)
         return
     if left == 1:
-        win_alone(state, next_alive(state, -1), END_LAST_SURVIVOR, rewards)
+        win_alone(state, next_alive(state, -1), END_LAST_SURVIVOR, rewards, events)
         return
     if left == 0:
-        share_among(state, IN_MANCHE, END_ALL_ELIMINATED, rewards)
+        share_among(state, IN_MANCHE, END_ALL_ELIMINATED, rewards, events)
         return
     if left == 2:
         if state[DUEL]:
             state[FACE_UP] -= 1  # one Goddess is turned face down after each duel manche
+            emit(events, EV_GODDESS_FACE_DOWN, -1, PUBLIC, state[FACE_UP], 0, 0, 0, 0)
             if state[FACE_UP] == 0:
-                end_duel(state, rewards)
+                end_duel(state, rewards, events)
                 return
         else:
             state[DUEL] = 1
             state[FACE_UP] = DUEL_MANCHES
+            emit(
+                events,
+                EV_DUEL_START,
+                -1,
+                PUBLIC,
+                state[OPT_GODDESSES],
+                state[OPT_GODDESSES + 1],
+                state[OPT_GODDESSES + 2],
+                0,
+                0,
+            )
     state[DEALER] = next_alive(state, state[DEALER])
-    start_manche(state)
+    start_manche_logged(state, events)
 
 
 # ---- tricks -------------------------------------------------------------------------------
@@ -461,32 +570,48 @@ def trick_winner(state):
 
 
 @nb.njit(cache=True)
-def resolve_trick(state, rewards):
+def resolve_trick(state, rewards, events):
     winner = trick_winner(state)
     index = state[TRICK_INDEX]
     state[TRICKS + winner] += 1
+    if events is not None:
+        card = -1
+        for k in range(state[TRICK_LEN]):
+            if state[TRICK_SEATS + k] == winner:
+                card = state[TRICK_CARDS + k]
+        emit(
+            events,
+            EV_TRICK_WON,
+            -1,
+            PUBLIC,
+            winner,
+            card,
+            index,
+            state[TRICK_DECL],
+            state[TRICKS + winner],
+        )
     state[PAST_WINNER + index] = winner
     state[PAST_DECL + index] = state[TRICK_DECL]
     state[TRICK_INDEX] = index + 1
     clear_trick(state)
     if index + 1 == state[HAND_SIZE]:
-        end_manche(state, rewards)
+        end_manche(state, rewards, events)
     else:
         state[LEADER] = winner
         state[HDR_CURRENT] = winner
 
 
 @nb.njit(cache=True)
-def continue_trick(state, rewards):
+def continue_trick(state, rewards, events):
     """After a card (and its declaration): next player, or the trick is complete."""
     if state[TRICK_LEN] == alive_count(state):
-        resolve_trick(state, rewards)
+        resolve_trick(state, rewards, events)
     else:
         state[HDR_CURRENT] = next_alive(state, state[HDR_CURRENT])
 
 
 @nb.njit(cache=True)
-def play_card(state, card, rewards):
+def play_card(state, card, rewards, events):
     seat = state[HDR_CURRENT]
     length = state[TRICK_LEN]
     state[CARD_TRICK + card] = state[TRICK_INDEX]
@@ -495,19 +620,23 @@ def play_card(state, card, rewards):
     state[TRICK_LEN] = length + 1
     if is_goddess(state, card):
         state[TRICK_GODDESSES] += 1
+        emit(events, EV_PLAY, seat, PUBLIC, card, state[TRICK_INDEX], state[TRICK_GODDESSES], 0, 0)
         if state[TRICK_GODDESSES] == 3:
-            win_alone(state, seat, END_THIRD_GODDESS, rewards)
+            win_alone(state, seat, END_THIRD_GODDESS, rewards, events)
             return
         if state[TRICK_GODDESSES] == 1:
             state[NODE] = NODE_DECLARE  # same seat declares take or leave
             return
-    continue_trick(state, rewards)
+    else:
+        emit(events, EV_PLAY, seat, PUBLIC, card, state[TRICK_INDEX], 0, 0, 0)
+    continue_trick(state, rewards, events)
 
 
 @nb.njit(cache=True)
-def place_bid(state, bid):
+def place_bid(state, bid, events):
     seat = state[HDR_CURRENT]
     state[BIDS + seat] = bid
+    emit(events, EV_BID, seat, PUBLIC, bid, 0, 0, 0, 0)
     if seat == state[DEALER]:
         state[NODE] = NODE_PLAY
         state[HDR_CURRENT] = state[LEADER]
@@ -517,20 +646,27 @@ def place_bid(state, bid):
 
 @nb.njit(cache=True)
 def step(state, action, rewards):
+    step_logged(state, action, rewards, None)
+
+
+@nb.njit(cache=True)
+def step_logged(state, action, rewards, events):
+    """``step``, writing its events to ``events`` (core/events.py)."""
     for seat in range(state[HDR_NUM_PLAYERS]):
         rewards[seat] = 0.0
     count_step(state)
     node = state[NODE]
     if node == NODE_HAND_SIZE:
-        deal(state, action - ACT_HAND_SIZE + 1)
+        deal(state, action - ACT_HAND_SIZE + 1, events)
     elif node == NODE_BID:
-        place_bid(state, action - ACT_BID)
+        place_bid(state, action - ACT_BID, events)
     elif node == NODE_PLAY:
-        play_card(state, action - ACT_CARD, rewards)
+        play_card(state, action - ACT_CARD, rewards, events)
     else:
         state[TRICK_DECL] = DECL_TAKE if action == ACT_TAKE else DECL_LEAVE
+        emit(events, EV_DECLARE, state[HDR_CURRENT], PUBLIC, state[TRICK_DECL], 0, 0, 0, 0)
         state[NODE] = NODE_PLAY
-        continue_trick(state, rewards)
+        continue_trick(state, rewards, events)
 
 
 # ---- observation --------------------------------------------------------------------------
