@@ -187,6 +187,44 @@ class PresagesGame(Game):
         milli = wide_value(state, k.OPT_ROUND_REWARD_MILLI, k.ROUND_REWARD_SLOTS)
         return PresagesOptions(**flags, round_reward=milli / 1000)
 
+    def max_visible_events(self, num_players: int, options: PresagesOptions) -> int:
+        """An upper bound on the events one seat sees in a game, from ``reset`` or from any
+        position ``setup_position`` builds (the options change no count).
+
+        Rounds: at most one per team plus one (each team but the winner holds at most one
+        laurel). Bouts of a round: every bout discards at least its winning card from the
+        cards held, and a bout starts only while every hand holds 2, so a round dealing
+        ``T`` cards has at most ``T - 2n + 1`` bouts (``T`` = 20, 23, 24 at 4, 5, 6 players;
+        35 for the round a set-up position starts in).
+
+        Placements from hand in one bout: at most ``n + 3``. Each fills a seat's empty place;
+        besides the ``n`` empty at the start, places empty mid-bout only by Wrath's pick
+        (refilled by the victim), Betrayal's take (refilled by its gift) and Dream's move
+        (refilled by the reply, Dream itself moved, not placed). Wrath is placed at most
+        once: it leaves play only when Betrayal takes it, into the hand of Betrayal's
+        resolver, who has a card in front. A seat with a card in front never places, and a
+        hand card reaches another hand only through an Absolu exchange, to or from its
+        actor, who has a card in front too; Wrath's holder would have to become an actor,
+        i.e. see its card lifted and an Absolu given in its place by a further Betrayal
+        take, which needs Betrayal back in a hand, which only Wrath's pick does, and Wrath
+        is in hand. Betrayal returns to a hand only through Wrath's one pick, so it is
+        placed at most twice. Hence at most 1 pick + 2 takes.
+
+        Events a seat sees per bout: bout_start; per placement the place and at most 5 for
+        its ⚡ (an Absolu: target, commit, the committed card, the swap and its cards; a
+        Secret 4, other ⚡ 1); bout_won, one discarded/returned per seat; a Luck discard:
+        ``1 + 6(n + 3) + 1 + n + 1``. Per round besides bouts: round_start, at most 5 cards
+        dealt to the seat, at most ``T`` cards revealed, round_won. Once: n face-up Absolus
+        and game_won.
+        """
+        n = num_players
+        teams = len(v.TEAM_SIZES[n])
+        dealt = sum(int(k.hand_size_for(n, size)) * size for size in v.TEAM_SIZES[n])
+        per_bout = 1 + 6 * (n + 3) + 1 + n + 1
+        first = 1 + 5 + (NUM_CARDS - 2 * n + 1) * per_bout + NUM_CARDS + 1
+        later = 1 + 5 + (dealt - 2 * n + 1) * per_bout + dealt + 1
+        return n + first + teams * later + 1
+
     def obs_high(self, num_players: int) -> np.ndarray:
         """Highest value of each entry over every state ``validate_state`` accepts (all that
         play or ``setup_position`` reach): what agents accept, since the heuristic reads

@@ -82,6 +82,7 @@ DECK                    35     scratch for shuffling
 import numba as nb
 import numpy as np
 
+from presages_env.core.events import PUBLIC, emit, seat_bit
 from presages_env.core.global_state import bind_global_state
 from presages_env.core.header import (
     HDR_CURRENT,
@@ -181,6 +182,71 @@ EV_LUCK = 10  # a seat+1 that discarded, card
 KIND_WINNER = 1
 KIND_MARKED = 2
 KIND_LUCK = 3
+
+# ---- the event log (core/events.py) ----------------------------------------------------
+# Kinds 1..10 are the bout log's kinds above, written with plain seats (-1: none) instead of
+# seat+1; the others are new. Visibility follows §5: a card dealt to a seat is seen by that
+# seat only; the card shown by Secret by its shower and viewer; the cards of an Absolu
+# exchange by its two parties (the actor's committed card by the actor alone until the
+# swap); everything else is public. Kind -> (name, argument names).
+EV_ROUND_START = 11
+EV_FACE_UP = 12
+EV_DEALT = 13
+EV_BOUT_START = 14
+EV_SECRET_MODE = 15
+EV_SECRET_TARGET = 16
+EV_SECRET_CARD = 17
+EV_ABSOLU_TARGET = 18
+EV_ABSOLU_COMMIT = 19
+EV_ABSOLU_COMMIT_CARD = 20
+EV_ABSOLU_CARDS = 21
+EV_DISCARDED = 22
+EV_RETURNED = 23
+EV_REVEALED = 24
+EV_ROUND_WON = 25
+EV_GAME_WON = 26
+EVENT_KINDS = {
+    EV_PLACE: ("place", ("seat", "card")),
+    EV_DREAM: ("dream", ("target",)),
+    EV_LAW: ("law", ("direction",)),
+    EV_WRATH: ("wrath", ("victim", "card")),
+    EV_BETRAYAL: ("betrayal", ("victim", "card")),
+    EV_JEALOUSY: ("jealousy", ("other", "card")),
+    EV_SECRET: ("secret", ("shower", "viewer")),
+    EV_ABSOLU: ("absolu", ("actor", "target")),
+    EV_BOUT_END: ("bout_won", ("winner", "next_starter", "card")),
+    EV_LUCK: ("luck_discard", ("card",)),
+    EV_ROUND_START: ("round_start", ("round",)),
+    EV_FACE_UP: ("absolu_face_up", ("seat", "card", "team")),
+    EV_DEALT: ("dealt", ("seat", "card")),
+    EV_BOUT_START: ("bout_start", ("bout", "starter")),
+    EV_SECRET_MODE: ("secret_mode", ("mode",)),
+    EV_SECRET_TARGET: ("secret_target", ("partner", "shower")),
+    EV_SECRET_CARD: ("secret_card", ("shower", "viewer", "card")),
+    EV_ABSOLU_TARGET: ("absolu_target", ("target",)),
+    EV_ABSOLU_COMMIT: ("absolu_commit", ("target",)),
+    EV_ABSOLU_COMMIT_CARD: ("absolu_commit_card", ("target", "card")),
+    EV_ABSOLU_CARDS: ("absolu_cards", ("actor", "target", "given", "returned")),
+    EV_DISCARDED: ("discarded", ("seat", "card", "reason")),
+    EV_RETURNED: ("returned", ("seat", "card")),
+    EV_REVEALED: ("revealed", ("seat", "card")),
+    EV_ROUND_WON: ("round_won", ("seat", "team", "laurels")),
+    EV_GAME_WON: ("game_won", ("team",)),
+}
+# An Absolu swap shows the target the actor's committed card, which a world that
+# sample_world draws for the target has redrawn (the target had not seen it): from there
+# the world's events differ by design (tests/core/test_events.py).
+WORLD_DIVERGING_EVENTS = ("absolu_cards",)
+MAX_DEALT = 24  # cards a deal puts into hands, most at 6 players (§2.4)
+# The most events one transition writes. The decision itself writes at most 2 (a Secret
+# card, an Absolu commit or swap: a public and a private record). If it ends the bout:
+# bout_won and one discarded/returned per seat (1 + MAX_SEATS). The bout's Luck discard, if
+# any, is its own later transition (1 event, then the same tail). Then either the next
+# bout_start (1), or the round end: every card left in hands revealed (at most NUM_CARDS,
+# for a position set up with every card in hands), round_won (1), then game_won (1) or
+# round_start, the new deal (MAX_DEALT) and its bout_start (1 + MAX_DEALT + 1). reset writes
+# round_start, 6 face-up Absolus, 18 dealt cards and bout_start: 26, fewer.
+MAX_STEP_EVENTS = 2 + (1 + MAX_SEATS) + NUM_CARDS + 1 + (1 + MAX_DEALT + 1)
 
 # ---- state layout -----------------------------------------------------------------------
 OPT_PRIDE_CARRIES = HEADER_SIZE
@@ -394,7 +460,7 @@ def _ask(state, node, seat):
 # card movements
 # =========================================================================================
 @nb.njit(cache=True)
-def _place_from_hand(state, card, placer, seat):
+def _place_from_hand(state, card, placer, seat, events):
     """``placer`` puts ``card`` from their hand face up in front of ``seat``."""
     state[HAND_COUNT + placer] -= 1
     state[LOC + card] = LOC_FRONT + seat
@@ -403,6 +469,7 @@ def _place_from_hand(state, card, placer, seat):
     state[LAST_HAND_SEAT + card] = 0
     state[LAST_HAND_BOUT + card] = 0
     _log(state, EV_PLACE, placer + 1, seat + 1, card)
+    emit(events, EV_PLACE, placer, PUBLIC, seat, card, 0, 0, 0)
 
 
 @nb.njit(cache=True)
@@ -494,7 +561,7 @@ def _begin_round(state):
 
 
 @nb.njit(cache=True)
-def _deal_hands(state, deck_size, first_round):
+def _deal_hands(state, deck_size, first_round, events):
     """Deal DECK[:deck_size] (already shuffled) seat by seat; the rest is set aside."""
     n = state[HDR_NUM_PLAYERS]
     pos = 0
@@ -505,6 +572,7 @@ def _deal_hands(state, deck_size, first_round):
         for _ in range(want):
             if pos < deck_size:
                 state[LOC + state[DECK + pos]] = s
+                emit(events, EV_DEALT, -1, seat_bit(s), s, state[DECK + pos], 0, 0, 0)
                 pos += 1
     for i in range(pos, deck_size):
         state[LOC + state[DECK + i]] = LOC_ASIDE
@@ -534,7 +602,7 @@ def form_teams(state):
 
 
 @nb.njit(cache=True)
-def _deal_first_round(state):
+def _deal_first_round(state, events):
     """§2.1-2.2: one face-up Absolu each, teams, then the rest of the hand from 1..29."""
     n = state[HDR_NUM_PLAYERS]
     for i in range(6):
@@ -551,10 +619,13 @@ def _deal_first_round(state):
         else:
             state[LOC + card] = LOC_BOX
     form_teams(state)
+    for s in range(n):
+        card = state[START_ABSOLU + s]
+        emit(events, EV_FACE_UP, -1, PUBLIC, s, card, state[TEAM + s], 0, 0)
     for i in range(FIRST_ABSOLUTE - 1):
         state[DECK + i] = i + 1
     rng_shuffle(state, state[DECK : DECK + FIRST_ABSOLUTE - 1], FIRST_ABSOLUTE - 1)
-    _deal_hands(state, FIRST_ABSOLUTE - 1, True)
+    _deal_hands(state, FIRST_ABSOLUTE - 1, True, events)
     _begin_round(state)
     _record_face_up_absolus(state)
     return starter
@@ -571,7 +642,7 @@ def _record_face_up_absolus(state):
 
 
 @nb.njit(cache=True)
-def _deal_later_round(state):
+def _deal_later_round(state, events):
     """§2.4: every card in use (not the box) is shuffled and dealt without a guaranteed Absolu."""
     size = 0
     for c in range(1, CARD_SLOTS):
@@ -579,13 +650,19 @@ def _deal_later_round(state):
             state[DECK + size] = c
             size += 1
     rng_shuffle(state, state[DECK : DECK + NUM_CARDS], size)
-    _deal_hands(state, size, False)
+    _deal_hands(state, size, False, events)
     _begin_round(state)
 
 
 @nb.njit(cache=True)
 def reset(state, seed):
     """Deal a new game: teams from the face-up Absolus, round 1, first bout."""
+    reset_logged(state, seed, None)
+
+
+@nb.njit(cache=True)
+def reset_logged(state, seed, events):
+    """``reset``, writing its events (the face-up Absolus, the deal) to ``events``."""
     rng_seed(state, seed)
     write_seed(state, seed)
     set_step(state, 0)
@@ -595,7 +672,9 @@ def reset(state, seed):
     state[ROUND] = 1
     state[LAST_ROUND_WINNER] = -1
     state[WINNING_TEAM] = -1
-    starter = _deal_first_round(state)
+    emit(events, EV_ROUND_START, -1, PUBLIC, 1, 0, 0, 0, 0)
+    starter = _deal_first_round(state, events)
+    emit(events, EV_BOUT_START, -1, PUBLIC, 1, starter, 0, 0, 0)
     _start_bout(state, starter)
 
 
@@ -660,13 +739,13 @@ def _start_flash(state, card, resolver, dream_moves):
 
 
 @nb.njit(cache=True)
-def _after_placement(state, card, resolver, dream_moves, rewards):
+def _after_placement(state, card, resolver, dream_moves, rewards, events):
     if not _start_flash(state, card, resolver, dream_moves):
-        _continue_bout(state, rewards)
+        _continue_bout(state, rewards, events)
 
 
 @nb.njit(cache=True)
-def _continue_bout(state, rewards):
+def _continue_bout(state, rewards, events):
     """§3.1: the next actor is the first seat clockwise from the starter with no card."""
     _clear_pending(state)
     n = state[HDR_NUM_PLAYERS]
@@ -676,7 +755,7 @@ def _continue_bout(state, rewards):
         if state[FRONT + seat] == 0:
             _ask(state, NODE_PLACE, seat)
             return
-    _end_bout(state, rewards)
+    _end_bout(state, rewards, events)
 
 
 # =========================================================================================
@@ -781,7 +860,7 @@ def discard_set(state, winner):
 
 
 @nb.njit(cache=True)
-def _end_bout(state, rewards):
+def _end_bout(state, rewards, events):
     """§4.1 exactly: winner, discard set, next starter, moves, Luck, round-end check."""
     n = state[HDR_NUM_PLAYERS]
     winner_card = winning_card(state, _in_play(state, MIRROR), _in_play(state, SADNESS))
@@ -802,7 +881,10 @@ def _end_bout(state, rewards):
         card = state[FRONT + s]
         state[LAST_TABLE + s] = -card if discards & (np.int64(1) << card) else card
     # the winning card goes first on the pile, then the others from the starter clockwise
-    _discard(state, winner_card, _holder(state, winner_card), KIND_WINNER)
+    emit(events, EV_BOUT_END, -1, PUBLIC, winner, next_starter, winner_card, 0, 0)
+    winner_seat = _holder(state, winner_card)
+    _discard(state, winner_card, winner_seat, KIND_WINNER)
+    emit(events, EV_DISCARDED, -1, PUBLIC, winner_seat, winner_card, KIND_WINNER, 0, 0)
     starter = state[BOUT_STARTER]
     for k in range(n):
         seat = (starter + k) % n
@@ -811,8 +893,10 @@ def _end_bout(state, rewards):
             continue
         if discards & (np.int64(1) << card):
             _discard(state, card, seat, KIND_MARKED)
+            emit(events, EV_DISCARDED, -1, PUBLIC, seat, card, KIND_MARKED, 0, 0)
         else:
             _lift_into_hand(state, card, seat)
+            emit(events, EV_RETURNED, -1, PUBLIC, seat, card, 0, 0, 0)
     state[LAW_DIR] = DIR_NONE
     state[LAST_BOUT_WINNER] = winner
     state[NEXT_STARTER] = next_starter
@@ -824,7 +908,7 @@ def _end_bout(state, rewards):
                 state[LUCK_HOLDER] = luck_holder
                 _ask(state, NODE_LUCK_DISCARD, luck_holder)
                 return
-    _after_bout(state, rewards)
+    _after_bout(state, rewards, events)
 
 
 @nb.njit(cache=True)
@@ -846,7 +930,7 @@ def _round_winner(state):
 
 
 @nb.njit(cache=True)
-def _reveal_round_end(state):
+def _reveal_round_end(state, events):
     """Keep the final card locations and show the ≤1-card hands (or all, by option)."""
     n = state[HDR_NUM_PLAYERS]
     for c in range(1, CARD_SLOTS):
@@ -855,6 +939,7 @@ def _reveal_round_end(state):
         state[REVEAL + c] = 0
         if loc < n and (state[OPT_REVEAL_ALL] or state[HAND_COUNT + loc] <= 1):
             state[REVEAL + c] = loc + 1
+            emit(events, EV_REVEALED, loc, PUBLIC, loc, c, 0, 0, 0)
     state[LAST_DISCARD_COUNT] = state[DISCARD_COUNT]
     for i in range(NUM_CARDS):
         state[LAST_DISCARD_LIST + i] = state[DISCARD_LIST + i]
@@ -867,7 +952,7 @@ def _team_rewards(state, team, amount, rewards):
 
 
 @nb.njit(cache=True)
-def _after_bout(state, rewards):
+def _after_bout(state, rewards, events):
     """§4.1 step 7: end the round if a hand holds ≤ 1 card, else start the next bout."""
     n = state[HDR_NUM_PLAYERS]
     round_over = False
@@ -876,18 +961,21 @@ def _after_bout(state, rewards):
             round_over = True
     if not round_over:
         state[BOUT] += 1
+        emit(events, EV_BOUT_START, -1, PUBLIC, state[BOUT], state[NEXT_STARTER], 0, 0, 0)
         _start_bout(state, state[NEXT_STARTER])
         return
     winner = _round_winner(state)
     team = state[TEAM + winner]
     state[LAST_ROUND_WINNER] = winner
-    _reveal_round_end(state)
+    _reveal_round_end(state, events)
     shaping = np.int64(load_wide(state, OPT_ROUND_REWARD_MILLI, ROUND_REWARD_SLOTS))
     if shaping != 0:
         _team_rewards(state, team, np.float32(shaping / 1000.0), rewards)
     state[ROUNDS_WON + team] += 1
+    emit(events, EV_ROUND_WON, winner, PUBLIC, winner, team, state[ROUNDS_WON + team], 0, 0)
     if state[ROUNDS_WON + team] >= 2:
         state[WINNING_TEAM] = team
+        emit(events, EV_GAME_WON, -1, PUBLIC, team, 0, 0, 0, 0)
         state[HDR_TERMINAL] = 1
         _clear_pending(state)
         _ask(state, NODE_GAME_OVER, -1)
@@ -897,7 +985,9 @@ def _after_bout(state, rewards):
     if state[OPT_PRIDE_CARRIES] and state[PRIDE_LEFT] >= 0:
         starter = state[PRIDE_LEFT]
     state[ROUND] += 1
-    _deal_later_round(state)
+    emit(events, EV_ROUND_START, -1, PUBLIC, state[ROUND], 0, 0, 0, 0)
+    _deal_later_round(state, events)
+    emit(events, EV_BOUT_START, -1, PUBLIC, 1, starter, 0, 0, 0)
     _start_bout(state, starter)  # the new round's logs were cleared by the deal
 
 
@@ -975,20 +1065,22 @@ def legal_mask(state, mask):
 
 
 @nb.njit(cache=True)
-def _step_secret(state, node, action, rewards):
+def _step_secret(state, node, action, rewards, events):
     holder = state[SECRET_HOLDER]
     if node == NODE_SECRET_MODE:
         state[SECRET_MODE] = MODE_SHOW if action == SECRET_SHOW else MODE_ASK
+        emit(events, EV_SECRET_MODE, holder, PUBLIC, state[SECRET_MODE], 0, 0, 0, 0)
         _ask(state, NODE_SECRET_TARGET, holder)
         return
     if node == NODE_SECRET_TARGET:
         partner = action - SEAT_ACTION_BASE
         state[SECRET_PARTNER] = partner
         shower = holder if state[SECRET_MODE] == MODE_SHOW else partner
+        emit(events, EV_SECRET_TARGET, holder, PUBLIC, partner, shower, 0, 0, 0)
         if state[HAND_COUNT + shower] > 0:
             _ask(state, NODE_SECRET_CARD, shower)
             return
-        _continue_bout(state, rewards)  # nothing to show (cannot happen, §3.3)
+        _continue_bout(state, rewards, events)  # nothing to show (cannot happen, §3.3)
         return
     card = action + 1 - CARD_ACTION_BASE
     shower = state[HDR_CURRENT]
@@ -998,24 +1090,32 @@ def _step_secret(state, node, action, rewards):
     pair = SECRET_PAIRS + shower * MAX_SEATS + viewer
     state[pair] = min(state[pair] + 1, PAIR_COUNT_MAX)
     _log(state, EV_SECRET, shower + 1, viewer + 1, 0)
-    _continue_bout(state, rewards)
+    emit(events, EV_SECRET, shower, PUBLIC, shower, viewer, 0, 0, 0)
+    both = seat_bit(shower) | seat_bit(viewer)
+    emit(events, EV_SECRET_CARD, shower, both, shower, viewer, card, 0, 0)
+    _continue_bout(state, rewards, events)
 
 
 @nb.njit(cache=True)
-def _step_absolute(state, node, action, rewards):
+def _step_absolute(state, node, action, rewards, events):
     actor = state[ABS_ACTOR]
     if node == NODE_ABSOLUTE_TARGET:
         target = action - SEAT_ACTION_BASE
         state[ABS_TARGET] = target
+        emit(events, EV_ABSOLU_TARGET, actor, PUBLIC, target, 0, 0, 0, 0)
         if state[HAND_COUNT + actor] > 0 and state[HAND_COUNT + target] > 0:
             _ask(state, NODE_ABSOLUTE_GIVE, actor)
             return
-        _continue_bout(state, rewards)  # an empty hand cannot exchange (cannot happen, §3.3)
+        # an empty hand cannot exchange (cannot happen, §3.3)
+        _continue_bout(state, rewards, events)
         return
     card = action + 1 - CARD_ACTION_BASE
     target = state[ABS_TARGET]
     if node == NODE_ABSOLUTE_GIVE:
         state[ABS_GIVEN] = card
+        # everyone sees that a card was committed; only the actor which (§3.7)
+        emit(events, EV_ABSOLU_COMMIT, actor, PUBLIC, target, 0, 0, 0, 0)
+        emit(events, EV_ABSOLU_COMMIT_CARD, actor, seat_bit(actor), target, card, 0, 0, 0)
         _ask(state, NODE_ABSOLUTE_RETURN, target)
         return
     given = state[ABS_GIVEN]
@@ -1028,11 +1128,14 @@ def _step_absolute(state, node, action, rewards):
     pair = ABS_PAIRS + actor * MAX_SEATS + target
     state[pair] = min(state[pair] + 1, PAIR_COUNT_MAX)
     _log(state, EV_ABSOLU, actor + 1, target + 1, 0)
-    _continue_bout(state, rewards)
+    emit(events, EV_ABSOLU, actor, PUBLIC, actor, target, 0, 0, 0)
+    both = seat_bit(actor) | seat_bit(target)
+    emit(events, EV_ABSOLU_CARDS, target, both, actor, target, given, card, 0)
+    _continue_bout(state, rewards, events)
 
 
 @nb.njit(cache=True)
-def _step_table(state, node, action, rewards):
+def _step_table(state, node, action, rewards, events):
     """Wrath, Betrayal and Jealousy: the picked card in front of another seat."""
     seat = state[HDR_CURRENT]
     card = action + 1 - CARD_ACTION_BASE
@@ -1040,6 +1143,7 @@ def _step_table(state, node, action, rewards):
     if node == NODE_WRATH_PICK:
         _lift_into_hand(state, card, victim)
         _log(state, EV_WRATH, seat + 1, victim + 1, card)
+        emit(events, EV_WRATH, seat, PUBLIC, victim, card, 0, 0, 0)
         state[BLOCKED] = card
         state[VICTIM] = victim
         state[EFFECT] = 0
@@ -1048,6 +1152,7 @@ def _step_table(state, node, action, rewards):
         state[GIVE_LAW_DIR] = binding_direction(state)
         _lift_into_hand(state, card, seat)
         _log(state, EV_BETRAYAL, seat + 1, victim + 1, card)
+        emit(events, EV_BETRAYAL, seat, PUBLIC, victim, card, 0, 0, 0)
         state[TAKEN] = card
         state[VICTIM] = victim
         state[EFFECT] = 0
@@ -1059,12 +1164,19 @@ def _step_table(state, node, action, rewards):
         state[FRONT + victim] = JEALOUSY
         state[LOC + JEALOUSY] = LOC_FRONT + victim
         _log(state, EV_JEALOUSY, seat + 1, victim + 1, card)
-        _continue_bout(state, rewards)
+        emit(events, EV_JEALOUSY, seat, PUBLIC, victim, card, 0, 0, 0)
+        _continue_bout(state, rewards, events)
 
 
 @nb.njit(cache=True)
 def step(state, action, rewards):
     """Apply the current seat's legal ``action`` and advance to the next decision."""
+    step_logged(state, action, rewards, None)
+
+
+@nb.njit(cache=True)
+def step_logged(state, action, rewards, events):
+    """``step``, writing its events to ``events`` (core/events.py)."""
     rewards[:] = 0.0
     count_step(state)
     node = state[NODE]
@@ -1072,12 +1184,13 @@ def step(state, action, rewards):
     card = action + 1 - CARD_ACTION_BASE
     if node in (NODE_PLACE, NODE_WRATH_REPLACE):
         state[BLOCKED] = 0
-        _place_from_hand(state, card, seat, seat)
-        _after_placement(state, card, seat, True, rewards)
+        _place_from_hand(state, card, seat, seat, events)
+        _after_placement(state, card, seat, True, rewards, events)
     elif node == NODE_DREAM_DEST:
         target = action - SEAT_ACTION_BASE
+        emit(events, EV_DREAM, seat, PUBLIC, target, 0, 0, 0, 0)
         if target == seat:
-            _continue_bout(state, rewards)
+            _continue_bout(state, rewards, events)
             return
         state[FRONT + seat] = 0
         state[FRONT + target] = DREAM
@@ -1089,29 +1202,31 @@ def step(state, action, rewards):
     elif node == NODE_DREAM_REPLY:
         dreamer = state[DREAM_PLAYER]
         state[DREAM_PLAYER] = -1
-        _place_from_hand(state, card, seat, dreamer)
+        _place_from_hand(state, card, seat, dreamer, events)
         resolver = seat if state[OPT_DREAM_BY_TARGET] else dreamer
-        _after_placement(state, card, resolver, False, rewards)
+        _after_placement(state, card, resolver, False, rewards, events)
     elif node == NODE_LAW_DIR:
         state[LAW_DIR] = DIR_BELOW if action == LAW_BELOW else DIR_ABOVE
         _log(state, EV_LAW, seat + 1, state[LAW_DIR], LAW)
-        _continue_bout(state, rewards)
+        emit(events, EV_LAW, seat, PUBLIC, state[LAW_DIR], 0, 0, 0, 0)
+        _continue_bout(state, rewards, events)
     elif node in (NODE_WRATH_PICK, NODE_BETRAYAL_TAKE, NODE_JEALOUSY_PICK):
-        _step_table(state, node, action, rewards)
+        _step_table(state, node, action, rewards, events)
     elif node == NODE_BETRAYAL_GIVE:
         victim = state[VICTIM]
         state[TAKEN] = 0
-        _place_from_hand(state, card, seat, victim)
-        _after_placement(state, card, victim, False, rewards)
+        _place_from_hand(state, card, seat, victim, events)
+        _after_placement(state, card, victim, False, rewards, events)
     elif node in (NODE_SECRET_MODE, NODE_SECRET_TARGET, NODE_SECRET_CARD):
-        _step_secret(state, node, action, rewards)
+        _step_secret(state, node, action, rewards, events)
     elif node == NODE_LUCK_DISCARD:
         _discard(state, card, seat, KIND_LUCK)
         _log(state, EV_LUCK, seat + 1, 0, card)
+        emit(events, EV_LUCK, seat, PUBLIC, card, 0, 0, 0, 0)
         state[LUCK_HOLDER] = -1
-        _after_bout(state, rewards)
+        _after_bout(state, rewards, events)
     else:
-        _step_absolute(state, node, action, rewards)
+        _step_absolute(state, node, action, rewards, events)
 
 
 @nb.njit(cache=True)
