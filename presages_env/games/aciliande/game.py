@@ -488,9 +488,13 @@ def setup_position(
     bids: Sequence[int | None] | None = None,
     duel_face_up: int = 0,
     seed: int = 0,
+    manche: int | None = None,
+    lives_lost_last: Sequence[int] | None = None,
     **options: Any,
 ) -> np.ndarray:
-    """A state at the start of a manche, for tests and scenario studies.
+    """A state at the start of any manche of a game, for tests, scenario studies and
+    replaying external logs (the match so far is carried by ``lives``, ``duel_face_up``,
+    ``manche`` and ``lives_lost_last``; the pot is the options' players x stake).
 
     num_players, options: as for a new game (see :class:`AciliandeOptions`).
     hands: each seat's cards (ints 0..21); seats with no lives hold none, the others the
@@ -505,6 +509,15 @@ def setup_position(
     duel_face_up: 0 for an ordinary manche; 1..3 for a duel manche with that many Goddesses
         face up (exactly two players in, hands of that size, no Goddess in them).
     seed: seeds the state's RNG (later deals and the leftover-coin draw).
+    manche: the number of this manche in the game (``manche_number``, ``infos["manche"]``),
+        1 to players x most starting lives + 1. Default: the smallest the position allows,
+        1, or ``5 - duel_face_up`` in a duel (one ordinary manche, then the duel's 3, 2, 1).
+    lives_lost_last: life cards each seat lost when the previous manche was scored
+        (``infos["lives_lost_last_manche"]`` until this one is scored); default none. All 0
+        in manche 1.
+
+    The first trick is led by the player left of the dealer (a rule), so ``dealer`` also
+    fixes the starter.
 
     Raises ``ValueError`` with what was wrong and what is allowed; the state built is
     validated last (:func:`~presages_env.core.validation.checked_state`), so a position the
@@ -532,6 +545,23 @@ def setup_position(
         raise ValueError(f"in the team variant both teams need a player in, got {life_counts!r}")
     if bids is not None and hands is None:
         raise ValueError("bids need hands: give the hands of the manche too")
+    first = k.DUEL_MANCHES + 2 - duel_face_up if duel_face_up else 1
+    manche = first if manche is None else manche
+    last = n * int(state[k.OPT_LIVES : k.OPT_LIVES + n].max()) + 1  # each manche costs a life
+    if not _is_int(manche) or not first <= manche <= last:
+        raise ValueError(
+            f"manche must be an int from {first} to {last} for this position "
+            f"(a duel manche with {duel_face_up} Goddess(es) face up comes after "
+            f"{first - 1} manche(s)), got {manche!r}"
+            if duel_face_up
+            else f"manche must be an int from 1 to {last}, got {manche!r}"
+        )
+    _check_seat_list("lives_lost_last", lives_lost_last, n)
+    lost = [0] * n if lives_lost_last is None else list(lives_lost_last)
+    if not all(_is_int(x) and 0 <= x <= MAX_LIVES for x in lost):
+        raise ValueError(f"lives_lost_last are ints from 0 to {MAX_LIVES}, got {lost!r}")
+    if manche == 1 and any(lost):
+        raise ValueError(f"no manche was scored before manche 1, got lives_lost_last {lost!r}")
 
     fixed = int(state[k.OPT_FIXED_HAND])
     if duel_face_up:
@@ -550,7 +580,8 @@ def setup_position(
     state[k.DEALER] = dealer
     state[k.DUEL] = int(duel_face_up > 0)
     state[k.FACE_UP] = duel_face_up
-    state[k.MANCHE] = 0
+    state[k.MANCHE] = manche - 1  # start_manche counts this one
+    state[k.LOST_LAST : k.LOST_LAST + n] = lost
     k.start_manche(state)  # deals from the RNG or waits for the dealer when no hands given
     if hands is not None:
         state[k.CARD_OWNER : k.CARD_OWNER + NUM_CARDS] = -1

@@ -756,14 +756,20 @@ GLOBAL_SLOTS, GLOBAL_SIZE, global_state = bind_global_state(__name__, np.int16)
 # ---- determinisation for search ------------------------------------------------------------
 @nb.njit(cache=True)
 def sample_world(state, player, seed, world):
-    """Write into ``world`` a full state ``player`` cannot tell apart from ``state``.
+    """Write into ``world`` a full state drawn uniformly among those ``player`` cannot tell
+    apart from ``state`` (exact beliefs; docs/aciliande.md, "What a seat knows").
 
-    Kept: ``player``'s hand and everything public (bids, tricks and the cards played,
-    lives, the pot, the face-up Goddesses of a duel). The cards ``player`` cannot see — the
-    other hands and the undealt cards — are shuffled together and dealt back with every
-    hand size kept; in a duel the Goddesses stay out, as in the real deal. The world's RNG
-    is re-seeded from ``seed`` so later deals are unknown. Not enforced: inferences from
-    play (a player who did not win a trick cheaply may hold no low card).
+    Kept: ``player``'s hand and everything public (bids, tricks, who played which card,
+    lives, the pot, the face-up Goddesses of a duel). The rules force no revelation: any
+    card in hand may be played (``legal_mask``), bids and the hand size are not about
+    cards, so no play proves a void or "nothing higher", and the deals consistent with
+    what ``player`` saw are exactly those giving each played card to its player. The cards
+    ``player`` cannot see — the rest of the other hands and the undealt cards; in a duel
+    not the face-up Goddesses, which are nobody's — are therefore uniform over their slots:
+    shuffled together (a uniform permutation) and dealt back into the same slots, every
+    hand size kept. The world's RNG is re-seeded from ``seed`` so later deals are unknown.
+    Strategic guesses (a player who left a trick may hold no low card) are not beliefs the
+    rules give, so they are not applied.
     """
     world[:] = state
     rng_seed(world, seed)
