@@ -90,7 +90,6 @@ from presages_env.games.res_arcana.cards import (
 from presages_env.games.res_arcana.event_kinds import (
     DECK_MONUMENTS,
     DECK_OWN,
-    EV_DECLINE,
     EV_DISCARD,
     EV_ITEM,
     EV_LOOK,
@@ -383,7 +382,6 @@ def apply_target(state, comp, events):
     seat = state[TGT_PLAYER]
     end_target(state)
     if comp < 0:
-        emit(events, EV_DECLINE, seat, PUBLIC, seat, kind, 0, 0, 0)
         if kind == TK_TAKE:
             state[COL_STAGE] = COL_LEFT_ON
         else:

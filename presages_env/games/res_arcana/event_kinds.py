@@ -109,14 +109,13 @@ def _bounds() -> dict[str, int]:
     from presages_env.games.res_arcana import cards as cd
     from presages_env.games.res_arcana.layout import LOOK_DEPTH, MAX_PLAYERS
 
+    def kinds(table) -> np.ndarray:  # essence types in each row of a table
+        return (np.asarray(table) > 0).sum(axis=1)
+
     e = cd.NUM_ESSENCES
     rivals = MAX_PLAYERS - 1
-    nonzero = (np.asarray(cd.COLLECT) > 0).any(axis=1)
     of = cd.PW_EFFECT
-    # an essence engine writes one event per essence when it runs without asking (a payment
-    # or gain left with one option), so at most its size: the largest cost (an artifact's,
-    # a place's or a power's, "any" parts included) or the largest chosen gain (a destroyed
-    # card's printed cost plus the power's amount, a collect, a claim or a power's choice)
+    fixed = int(kinds(cd.PW_GAIN).max() + kinds(cd.PW_PUT).max())
     place_pay = int((cd.COST.sum(axis=1) + cd.COST_ANY).max())
     power_pay = int((cd.PW_COST.sum(axis=1) + cd.PW_ANY).max())
     cost_gain = int(cd.PRINTED_COST.max() + cd.PW_AMOUNT[of == cd.EF_COST_GAIN].max())
@@ -127,15 +126,17 @@ def _bounds() -> dict[str, int]:
     # it writes at most its size: a cost ("any" parts included) or a chosen gain
     power = (
         1  # the power used
-        + e  # essences removed from it
+        + int(kinds(cd.PW_REMOVE).max())  # essences removed from it
         + (1 + e)  # itself destroyed, its essences back
         + power_pay  # its payment
         + 1  # X paid
         + (1 + e)  # a component given up: destroyed (the largest)
         + max(
-            e + e + rivals * e + choice,  # fixed gains, puts, every rival's gains, a choice
-            3 * draws,  # a reshuffle and 2 events per card drawn
-            rivals * (2 + 2 * attack_life),  # lose_life, Life paid, 2 essences per Life owed
+            fixed + rivals * int(kinds(cd.PW_RIVALS).max()) + choice,  # every rival gains too
+            4 * draws,  # per card drawn: a reshuffle, 2 events, a discard with no choice
+            # every rival: lose_life, Life paid, 2 essences per Life owed; or a dragon's
+            # ignore cost with no choice (a component destroyed, its essences back)
+            rivals * max(2 + 2 * attack_life, 1 + e),
             cost_gain,  # a gain of the given-up card's printed cost plus the amount
             1 + place_pay,  # a placement and its payment
             MAX_PLAYERS + 1,  # a mid-round victory check: every seat's VP, the end
@@ -143,26 +144,32 @@ def _bounds() -> dict[str, int]:
         )
     )
     action = max(
-        1 + 3,  # a pass and its draw (the item swap is a decision's)
+        1 + 3 + (1 + e),  # a pass, its draw, an item swap with no choice
         1 + place_pay,  # a placement and its payment
         1 + 2,  # a discard and its gain (1 Gold or 2 others)
         1 + 1 + 1 + int(cd.CLAIM_CHOICE.max()),  # a monument: claim, Gold, refill, gain
-        1 + e,  # a Place of Power and its cost
+        1 + int(kinds(cd.COST).max()),  # a Place of Power and its cost
         power,
     )
     return {
-        # the decision's own events, the largest being a reaction (react, its cost paid and
-        # essences put on it: 1 + 2 * 5), an item swap or a destruction (1 + 5 essences
-        # back), a look (a reshuffle, the look, 3 cards seen), a reorder (2)
-        "decision": max(1 + 2 * e, 2 + LOOK_DEPTH),
+        # the decision's own events, the largest being an item swap or a destruction (1 + 5
+        # essences back), a look (a reshuffle, the look, 3 cards seen), a reaction (react,
+        # its cost paid, essences put on it), a reorder or a mage pick (2)
+        "decision": max(
+            1 + e, 2 + LOOK_DEPTH, 1 + int(kinds(cd.REACT_COST).max() + kinds(cd.REACT_PUT).max())
+        ),
         # what an action writes over all its decisions, the largest kind (a power: its
         # costs and the largest effect); each decision writes a part of it
         "action": action,
         # a round's end: every seat's VP, the game's end or the next round
         "round_end": MAX_PLAYERS + 2,
-        # a whole collect phase, every seat: its start, fixed collects (5 essences each of
-        # the components that have one), Windup Man's growth, Cursed Forge turned
-        "collect": MAX_PLAYERS * 2 + int(nonzero.sum()) * e + e,
+        # a whole collect phase, every seat: its start, every component's fixed collect (an
+        # event per essence type) and chosen collect (an event per essence left with one
+        # option), Windup Man's growth (one per type on it), Vault's 2, Cursed Forge; a
+        # stored essences' take is a decision's
+        "collect": (
+            MAX_PLAYERS * 2 + int(kinds(cd.COLLECT).sum()) + int(cd.COLLECT_CHOICE.sum()) + e + 2
+        ),
         # the deal: 5 essences each, the display, each seat's deal, 2 mages, 8 cards and 3
         # draws (2 events each)
         "reset": MAX_PLAYERS * (e + 1 + 2 + 8 + 3 * 2) + 2,
@@ -173,7 +180,7 @@ BOUNDS = {part: int(count) for part, count in _bounds().items()}
 # One transition: the decision, the rest of the action it belongs to, a round's end and a
 # whole collect phase (a last pass ends the round and runs every seat's collect up to the
 # first choice), a truncation. Every other path writes a part of these.
-MAX_STEP_EVENTS = max(  # 198 with the current table
+MAX_STEP_EVENTS = max(  # 141 with the current table
     BOUNDS["decision"] + BOUNDS["action"] + BOUNDS["round_end"] + BOUNDS["collect"] + 1,
     BOUNDS["reset"] + BOUNDS["collect"],
 )

@@ -241,6 +241,11 @@ STATE_SIZE = int(STATE_SIZE)
 # the event log (core/events.py): kinds, fields and the bound's derivation in event_kinds.py
 EVENT_KINDS = event_kinds_module.EVENT_KINDS
 MAX_STEP_EVENTS = event_kinds_module.MAX_STEP_EVENTS
+# events that show what sample_world re-deals, where a world differs from the game by design
+# (tests/core/test_events.py): a card drawn or looked at from a deck whose order it re-dealt
+# (a rival's may be discarded, as Divination's cost, in the same transition), a monument
+# from the re-dealt monument deck, a rival's re-dealt mage pick revealed
+CHANCE_KINDS = ("dealt", "deal_card", "draw", "seen", "monument_shown", "claim_monument", "mage")
 
 
 @nb.njit(cache=True)

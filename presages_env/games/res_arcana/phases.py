@@ -80,6 +80,7 @@ from presages_env.games.res_arcana.event_kinds import (
     EV_DEAL_CARD,
     EV_DEAL_MAGE,
     EV_DEALT,
+    EV_DECLINE,
     EV_FORGE,
     EV_GAME_END,
     EV_ITEM,
@@ -803,6 +804,8 @@ def apply_decision(state, action, events):
     elif node == NODE_GAIN:
         gain_one(state, action - A_ESSENCE, events)
     elif node == NODE_TARGET:
+        if action == A_DONE:  # a chosen decline (one with no choice writes nothing)
+            emit(events, EV_DECLINE, seat, PUBLIC, seat, state[TGT_KIND], 0, 0, 0)
         apply_target(state, NO_COMPONENT if action == A_DONE else action - A_COMPONENT, events)
     elif node == NODE_REACT:
         comp = action - A_COMPONENT if A_COMPONENT <= action < A_SEAT else -1
