@@ -9,6 +9,7 @@ from collections import defaultdict
 
 import numpy as np
 import pytest
+from res_arcana_helpers import position
 
 import presages_env
 from presages_env.games.res_arcana import cards as cd
@@ -232,3 +233,32 @@ def test_looks_and_reorders_are_seen_by_the_looker_only():
         if looks >= 3:
             break
     assert looks >= 1
+
+
+def test_an_attack_tells_who_reacted_and_who_lost_life():
+    """Seat 2's Fire Dragon: seat 0 cannot react and pays its 1 Life (owing 2 other
+    essences it does not have), seat 1 reacts with Protection."""
+    state = position(
+        mages=("Scholar", "Transmuter", "Witch"),
+        items=("Research", "Protection", "Alchemy"),
+        in_play=[[], [], ["Fire Dragon", "Temple"]],
+        pools=["1L", "1L", ""],
+        to_act=2,
+    )
+    env = presages_env.make("res_arcana", num_players=3)
+    env.reset(options={"state": state})
+    env.step(ra.power("Fire Dragon"))
+    env.step(ra.component("Protection"))
+    events = env.events()
+    assert all(e.visible_to == "all" for e in events)
+    assert events[0].kind == "power"
+    assert events[0].args["seat"] == 2 and events[0].args["comp"] == cd.cid_of("Fire Dragon")
+    assert [e.args for e in events if e.kind == "lose_life"] == [{"seat": 0, "life": 2}]
+    assert [e.args for e in events if e.kind == "react"] == [
+        {"seat": 1, "comp": cd.cid_of("Protection"), "dragon_ignore": 0}
+    ]
+    paid = [(e.args["seat"], e.args["essence"], e.args["count"]) for e in events if e.kind == "pay"]
+    life = 1
+    assert (0, life, 1) in paid and all(seat != 2 for seat, _, _ in paid)
+    final = env.get_state()
+    assert ra.pool(final, 0) == dict.fromkeys("ELCDG", 0)
