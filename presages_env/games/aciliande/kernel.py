@@ -180,6 +180,9 @@ EVENT_KINDS = {
 # The others are shorter: reset (start, deal, 22 cards), the dealer's hand size (deal, 22
 # cards), a bid (1), a third Goddess (play, 7 draws, 7 coins, end).
 MAX_STEP_EVENTS = 2 + 2 * MAX_PLAYERS + max(3 + NUM_CARDS, 2 * MAX_PLAYERS + 2)
+# Events after which a world sample_world dealt may differ from the game by design, beyond
+# draws from the RNG (tests/core/test_events.py): none, every shuffle is the RNG's.
+WORLD_DIVERGING_EVENTS = ()
 
 
 # ---- small queries ------------------------------------------------------------------------

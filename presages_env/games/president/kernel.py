@@ -141,6 +141,9 @@ EVENT_KINDS = {
 # The most events one transition writes: the manche's last play, two players out, six
 # scores, the next manche's start, 52 cards dealt and the exchange's two pairs of events.
 MAX_STEP_EVENTS = 1 + 2 + MAX_PLAYERS + 1 + NUM_CARDS + 4
+# Events after which a world sample_world dealt may differ from the game by design, beyond
+# draws from the RNG (tests/core/test_events.py): none, every shuffle is the RNG's.
+WORLD_DIVERGING_EVENTS = ()
 
 
 @nb.njit(cache=True, inline="always")

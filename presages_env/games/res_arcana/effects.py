@@ -12,6 +12,7 @@ ones (Divination, looking at a deck, a rival's essences) have a kind of their ow
 import numba as nb
 import numpy as np
 
+from presages_env.core.events import PUBLIC, emit, seat_bit
 from presages_env.core.header import HDR_CURRENT, HDR_NUM_PLAYERS
 from presages_env.games.res_arcana.cards import (
     ALL,
@@ -85,6 +86,26 @@ from presages_env.games.res_arcana.cards import (
     G,
     L,
     as_numpy_scalars,
+)
+from presages_env.games.res_arcana.event_kinds import (
+    DECK_MONUMENTS,
+    DECK_OWN,
+    EV_DISCARD,
+    EV_ITEM,
+    EV_LOOK,
+    EV_LOSE_LIFE,
+    EV_MAGE_PICK,
+    EV_MAGE_PICKED,
+    EV_PLACE,
+    EV_REACT,
+    EV_REORDER,
+    EV_REORDERED,
+    EV_RIVAL,
+    EV_SEEN,
+    EV_TURN,
+    EV_X,
+    FROM_DISCARD,
+    FROM_HAND,
 )
 from presages_env.games.res_arcana.layout import (
     A_LOOK_OWN,
@@ -327,13 +348,17 @@ def end_target(state):
 
 
 @nb.njit(cache=True)
-def discard_from_hand(state, card):
+def discard_from_hand(state, card, events):
+    owner = state[OWNER + card]
+    emit(events, EV_DISCARD, owner, PUBLIC, owner, card, 0, 0, 0)
     state[LOC + card] = LOC_DISCARD
 
 
 @nb.njit(cache=True)
-def start_placement(state, seat, card, power):
+def start_placement(state, seat, card, power, events):
     """``card`` leaves its hand or discard pile (publicly) and its cost is opened."""
+    source = FROM_HAND if state[LOC + card] == LOC_HAND else FROM_DISCARD
+    emit(events, EV_PLACE, seat, PUBLIC, seat, card, source, 0, 0)
     state[ACT_TARGET] = card
     state[LOC + card] = LOC_PLACING
     state[OWNER + card] = seat
@@ -351,7 +376,7 @@ def held_item(state, seat):
 
 
 @nb.njit(cache=True)
-def apply_target(state, comp):
+def apply_target(state, comp, events):
     """The chooser picked ``comp`` (``-1``: declined) for the target under way."""
     kind = state[TGT_KIND]
     seat = state[TGT_PLAYER]
@@ -362,41 +387,47 @@ def apply_target(state, comp):
         else:
             state[ACT_TARGET] = -1
         return
-    if kind == TK_MAGE:
+    if kind == TK_MAGE:  # hidden until every seat has picked
+        emit(events, EV_MAGE_PICK, seat, seat_bit(seat), seat, comp, 0, 0, 0)
+        emit(events, EV_MAGE_PICKED, seat, PUBLIC, seat, 0, 0, 0, 0)
         state[MAGE_PICK + seat] = comp
         state[SETUP_K] += 1
     elif kind == TK_ITEM:
+        emit(events, EV_ITEM, seat, PUBLIC, seat, comp, -1, 0, 0)
         put_in_play(state, comp, seat)
         state[SETUP_K] += 1
     elif kind == TK_ITEM_SWAP:
         old = held_item(state, seat)
+        emit(events, EV_ITEM, seat, PUBLIC, seat, comp, old, 0, 0)
         if old >= 0:
-            clear_stored(state, seat, old)
+            clear_stored(state, seat, old, events)
             state[LOC + old] = LOC_SUPPLY
             state[OWNER + old] = -1
             state[TURNED + old] = 0
         put_in_play(state, comp, seat)
     elif kind == TK_TAKE:
-        take_stored(state, seat, comp)
+        take_stored(state, seat, comp, events)
         state[COL_CURSOR] = comp + 1
     elif kind in (TK_STRAIGHTEN_ANY, TK_STRAIGHTEN_CREATURE):
+        emit(events, EV_TURN, seat, PUBLIC, seat, comp, 0, 0, 0)
         state[TURNED + comp] = 0
     elif kind in (TK_SACRIFICE_ANY, TK_SACRIFICE_OTHER, TK_SACRIFICE_BEAST):
         state[ACT_TARGET] = comp
-        destroy(state, comp)
+        destroy(state, comp, events)
     elif kind == TK_IGNORE_DESTROY:
-        destroy(state, comp)
+        destroy(state, comp, events)
     elif kind in (TK_TURN_DRAGON, TK_TURN_CREATURE):
+        emit(events, EV_TURN, seat, PUBLIC, seat, comp, 1, 0, 0)
         state[TURNED + comp] = 1
     elif kind == TK_DISCARD_COST:
         state[ACT_TARGET] = comp
-        discard_from_hand(state, comp)
+        discard_from_hand(state, comp, events)
     elif kind in (TK_DISCARD, TK_IGNORE_DISCARD):
-        discard_from_hand(state, comp)
+        discard_from_hand(state, comp, events)
     elif kind in (TK_PLACE_HAND_DRAGON, TK_PLACE_OWN_DISCARD, TK_PLACE_ANY_DRAGON):
-        start_placement(state, seat, comp, state[ACT_POWER])
+        start_placement(state, seat, comp, state[ACT_POWER], events)
     elif kind == TK_PUT_PAID:
-        put_on(state, seat, comp, state[ACT_XTYPE], 1)
+        put_on(state, seat, comp, state[ACT_XTYPE], 1, events)
 
 
 # =========================================================================================
@@ -448,23 +479,23 @@ def power_usable(state, seat, power):
 
 
 @nb.njit(cache=True)
-def _rivals_gain(state, seat, power):
+def _rivals_gain(state, seat, power, events):
     n = state[HDR_NUM_PLAYERS]
     for k in range(1, n):
-        gain_fixed(state, (seat + k) % n, PW_RIVALS, power)
+        gain_fixed(state, (seat + k) % n, PW_RIVALS, power, events)
 
 
 @nb.njit(cache=True)
-def _costs(state, seat, comp, power, stage):
+def _costs(state, seat, comp, power, stage, events):
     """The cost stages of a power; returns the program status."""
     if stage == ST_START:
         if PW_TURN[power]:
             state[TURNED + comp] = 1
         for e in range(NUM_ESSENCES):
             if PW_REMOVE[power, e]:
-                remove_from(state, seat, comp, e, PW_REMOVE[power, e])
+                remove_from(state, seat, comp, e, PW_REMOVE[power, e], events)
         if PW_DESTROY_SELF[power]:
-            destroy(state, comp)
+            destroy(state, comp, events)
         state[ACT_STAGE] = ST_COST_X
         need = vector_of(PW_COST, power)
         start_payment(
@@ -490,7 +521,7 @@ def _costs(state, seat, comp, power, stage):
 
 
 @nb.njit(cache=True)
-def run_power(state):
+def run_power(state, events):
     """One stage of the power under way (``ACT_POWER`` of ``ACT_PLAYER``)."""
     seat = state[ACT_PLAYER]
     comp = state[ACT_COMP]
@@ -499,24 +530,24 @@ def run_power(state):
     if stage == ST_FINISH:
         return DONE
     if stage < ST_EFFECT:
-        return _costs(state, seat, comp, power, stage)
+        return _costs(state, seat, comp, power, stage, events)
     effect = PW_EFFECT[power]
     if stage == ST_EFFECT_2:
-        return _second_stage(state, seat, comp, power, effect)
+        return _second_stage(state, seat, comp, power, effect, events)
     state[ACT_STAGE] = ST_FINISH
     if effect == EF_BASIC:
-        gain_fixed(state, seat, PW_GAIN, power)
-        put_fixed(state, seat, comp, PW_PUT, power)
-        _rivals_gain(state, seat, power)
+        gain_fixed(state, seat, PW_GAIN, power, events)
+        put_fixed(state, seat, comp, PW_PUT, power, events)
+        _rivals_gain(state, seat, power, events)
         dest = comp if PW_CHOICE_ON_SELF[power] else DEST_POOL
         start_gain(state, seat, PW_CHOICE[power], PW_CHOICE_MASK[power], dest, GAIN_MIXED)
     elif effect == EF_DRAW:
         for _ in range(PW_AMOUNT[power]):
-            draw(state, seat)
+            draw(state, seat, events)
     elif effect == EF_DIVINATION:
         drawn = 0
         for _ in range(PW_AMOUNT[power]):
-            if draw(state, seat) >= 0:
+            if draw(state, seat, events) >= 0:
                 drawn += 1
         state[ACT_COUNT] = drawn
         state[ACT_STAGE] = ST_EFFECT_2
@@ -544,7 +575,7 @@ def run_power(state):
     elif effect == EF_CHECK:
         state[CHECK_ACTIVE] = CHECK_MID_ROUND
     elif effect == EF_X_TO_GOLD:
-        gain(state, seat, G, state[ACT_X])
+        gain(state, seat, G, state[ACT_X], events)
     elif effect == EF_X_TO_CHOICE:
         start_gain(state, seat, state[ACT_X], PW_CHOICE_MASK[power], DEST_POOL, GAIN_ONE_TYPE)
     elif effect == EF_COST_GAIN:
@@ -555,20 +586,20 @@ def run_power(state):
     elif effect == EF_RIVAL_COUNT:
         n = state[HDR_NUM_PLAYERS]
         if n == 2:
-            rival_gain(state, seat, power, 1 - seat)
+            rival_gain(state, seat, power, 1 - seat, events)
         else:
             state[ACT_STAGE] = ST_EFFECT
             return ask(state, NODE_RIVAL, seat)
     elif effect == EF_PUT_PAID:
         if PW_PARAM[power] == PUT_SELF:
-            put_on(state, seat, comp, state[ACT_XTYPE], 1)
+            put_on(state, seat, comp, state[ACT_XTYPE], 1, events)
         else:
             start_target(state, TK_PUT_PAID, seat, FROM_FIRST)
     return CONTINUE
 
 
 @nb.njit(cache=True)
-def _second_stage(state, seat, comp, power, effect):
+def _second_stage(state, seat, comp, power, effect, events):
     if effect == EF_DIVINATION:
         if state[ACT_COUNT] > 0:
             state[ACT_COUNT] -= 1
@@ -579,7 +610,7 @@ def _second_stage(state, seat, comp, power, effect):
             state[ACT_STAGE] = ST_FINISH
             return ask(state, NODE_REORDER, seat)
     elif effect == EF_ATTACK:
-        return _attack_next(state, seat, comp, power)
+        return _attack_next(state, seat, comp, power, events)
     elif effect == EF_PLACE and state[ACT_TARGET] >= 0:
         put_in_play(state, state[ACT_TARGET], seat)
     state[ACT_STAGE] = ST_FINISH
@@ -587,10 +618,11 @@ def _second_stage(state, seat, comp, power, effect):
 
 
 @nb.njit(cache=True)
-def rival_gain(state, seat, power, rival):
+def rival_gain(state, seat, power, rival, events):
     """Hypnotic Basin / Treant: essence ``param`` per essence ``param2`` the rival holds."""
+    emit(events, EV_RIVAL, seat, PUBLIC, seat, rival, 0, 0, 0)
     held = state[POOL + rival * NUM_ESSENCES + PW_PARAM2[power]]
-    gain(state, seat, PW_PARAM[power], held)
+    gain(state, seat, PW_PARAM[power], held, events)
     state[ACT_STAGE] = ST_FINISH
 
 
@@ -606,30 +638,39 @@ def pay_x_options(state, seat):
 
 
 @nb.njit(cache=True)
-def pay_x(state, seat, essence):
+def pay_x(state, seat, essence, events):
     """One more essence for X; ``-1`` stops (X may be 0, decision 11)."""
     if essence < 0:
+        emit(events, EV_X, seat, PUBLIC, seat, state[ACT_X], state[ACT_XTYPE], 0, 0)
         state[ACT_STAGE] = ST_COST_TARGET
         return
-    spend(state, seat, essence, 1)
+    spend(state, seat, essence, 1, events)
     state[ACT_X] += 1
     state[ACT_XTYPE] = essence
 
 
 @nb.njit(cache=True)
-def look(state, seat, action):
+def look(state, seat, action, events):
     """Look at the top 3 of the own deck (reshuffling the discard pile under it if it holds
-    fewer, decision 13) or of the monument deck (never refilled)."""
+    fewer, decision 13) or of the monument deck (never refilled). Everyone sees the look,
+    the seat alone the cards."""
     if action == A_LOOK_OWN:
-        refill_deck(state, seat, LOOK_DEPTH)
+        refill_deck(state, seat, LOOK_DEPTH, events)
         count = min(LOOK_DEPTH, state[DECK_SIZE + seat])
+        emit(events, EV_LOOK, seat, PUBLIC, seat, DECK_OWN, count, 0, 0)
         state[KNOWN_TOP + seat] = count
         base = DECK + seat * DECK_CAP + state[DECK_SIZE + seat]
         for i in range(count):
-            state[SEEN + state[base - 1 - i]] = 1
+            card = state[base - 1 - i]
+            emit(events, EV_SEEN, seat, seat_bit(seat), seat, DECK_OWN, i, card, 0)
+            state[SEEN + card] = 1
         state[LOOK_DECK] = LOOK_OWN
     else:
         count = min(LOOK_DEPTH, state[MON_DECK_SIZE])
+        emit(events, EV_LOOK, seat, PUBLIC, seat, DECK_MONUMENTS, count, 0, 0)
+        for i in range(count):
+            card = state[MON_DECK + state[MON_DECK_SIZE] - 1 - i]
+            emit(events, EV_SEEN, seat, seat_bit(seat), seat, DECK_MONUMENTS, i, card, 0)
         state[MON_KNOWN + seat] = count
         if count >= 2:  # the others cannot tell whether the order changed
             for s in range(MAX_PLAYERS):
@@ -641,7 +682,12 @@ def look(state, seat, action):
 
 
 @nb.njit(cache=True)
-def reorder(state, seat, order):
+def reorder(state, seat, order, events):
+    """The looked-at cards in the chosen order: everyone sees a reorder, the seat the order."""
+    deck = DECK_OWN if state[LOOK_DECK] == LOOK_OWN else DECK_MONUMENTS
+    count = state[LOOK_COUNT]
+    emit(events, EV_REORDERED, seat, PUBLIC, seat, deck, count, 0, 0)
+    emit(events, EV_REORDER, seat, seat_bit(seat), seat, deck, count, order, 0)
     if state[LOOK_DECK] == LOOK_OWN:
         base = DECK + seat * DECK_CAP
         reorder_top(state, base, state[DECK_SIZE + seat], state[LOOK_COUNT], order)
@@ -701,13 +747,14 @@ def victim_of(state):
 
 
 @nb.njit(cache=True)
-def lose_life(state, victim, life):
+def lose_life(state, victim, life, events):
     """Pay ``life`` Life; for each Life not paid, 2 other essences chosen by the victim, or
     everything left if that is less (decision 1)."""
+    emit(events, EV_LOSE_LIFE, victim, PUBLIC, victim, life, 0, 0, 0)
     held = state[POOL + victim * NUM_ESSENCES + L]
     paid = min(life, held)
     if paid:
-        spend(state, victim, L, paid)
+        spend(state, victim, L, paid, events)
     owed = 2 * (life - paid)
     if owed:
         pool = pool_of(state, victim)
@@ -719,7 +766,7 @@ def lose_life(state, victim, life):
 
 
 @nb.njit(cache=True)
-def _attack_next(state, seat, comp, power):
+def _attack_next(state, seat, comp, power, events):
     """Ask the next rival who has not passed (passed players are immune)."""
     n = state[HDR_NUM_PLAYERS]
     while state[ACT_COUNT] < n - 1:
@@ -730,16 +777,18 @@ def _attack_next(state, seat, comp, power):
         if may_react(state, victim, power):
             return ask(state, NODE_REACT, victim)
         state[ACT_COUNT] += 1
-        lose_life(state, victim, PW_AMOUNT[power])
+        lose_life(state, victim, PW_AMOUNT[power], events)
         return CONTINUE
     state[ACT_STAGE] = ST_FINISH
     return DONE
 
 
 @nb.njit(cache=True)
-def react(state, victim, action_comp, dragon_ignore):
+def react(state, victim, action_comp, dragon_ignore, events):
     """The victim's answer: a reaction of component ``action_comp`` (``-1`` for none), the
     dragon's own ignore cost, or (neither) accepting the loss."""
+    ignored = 1 if dragon_ignore else 0
+    emit(events, EV_REACT, victim, PUBLIC, victim, action_comp, ignored, 0, 0)
     power = state[ACT_POWER]
     state[ACT_COUNT] += 1
     if action_comp >= 0:
@@ -747,18 +796,18 @@ def react(state, victim, action_comp, dragon_ignore):
             state[TURNED + action_comp] = 1
         for e in range(NUM_ESSENCES):
             if REACT_COST[action_comp, e]:
-                spend(state, victim, e, REACT_COST[action_comp, e])
-        put_fixed(state, victim, action_comp, REACT_PUT, action_comp)
+                spend(state, victim, e, REACT_COST[action_comp, e], events)
+        put_fixed(state, victim, action_comp, REACT_PUT, action_comp, events)
     elif dragon_ignore:
         kind = PW_PARAM[power]
         if kind == IGNORE_PAY:
-            spend(state, victim, PW_PARAM2[power], 1)
+            spend(state, victim, PW_PARAM2[power], 1, events)
         elif kind == IGNORE_DESTROY:
             start_target(state, TK_IGNORE_DESTROY, victim, FROM_FIRST)
         else:
             start_target(state, TK_IGNORE_DISCARD, victim, FROM_FIRST)
     else:
-        lose_life(state, victim, PW_AMOUNT[power])
+        lose_life(state, victim, PW_AMOUNT[power], events)
 
 
 as_numpy_scalars(globals())  # see cards.as_numpy_scalars

@@ -44,6 +44,7 @@ from presages_env.games.res_arcana.cards import (
     power_id,
 )
 from presages_env.games.res_arcana.effects import placement_discounts
+from presages_env.games.res_arcana.event_kinds import max_episode_events
 from presages_env.games.res_arcana.phases import begin_collect, clear_game, holdings
 
 NUM_ACTIONS = lay.NUM_ACTIONS
@@ -198,6 +199,16 @@ class ResArcanaGame(Game):
     kernel = k
     validator = v
     viewer = view
+
+    def max_visible_events(self, num_players: int, options: ResArcanaOptions) -> int:
+        """Every event of the longest episode bounds what one seat sees: the deal (90 at
+        most), per decision its own events and the rest of its action (6 + 39), per round
+        its end and its whole collect phase (6 + 51), with at most
+        ``step_cap // num_players + 1`` rounds since every seat passes once a round, and a
+        truncation (``event_kinds.max_episode_events``; the parts are derived in
+        ``event_kinds._bounds`` from the card table). With the default ``step_cap`` of 5000:
+        367,648 events for 2 players, 296,398 for 4."""
+        return max_episode_events(num_players, int(options.step_cap))
 
     def validate_options(self, num_players: int, options: ResArcanaOptions) -> None:
         if options.places_of_power not in PLACE_FACES:

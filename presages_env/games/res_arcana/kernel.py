@@ -26,6 +26,7 @@ from presages_env.core.header import (
 from presages_env.core.rng import rng_below, rng_seed, rng_shuffle
 from presages_env.games.res_arcana import cards as cards_module
 from presages_env.games.res_arcana import effects as effects_module
+from presages_env.games.res_arcana import event_kinds as event_kinds_module
 from presages_env.games.res_arcana import layout as layout_module
 from presages_env.games.res_arcana import payments as payments_module
 from presages_env.games.res_arcana import phases as phases_module
@@ -205,7 +206,13 @@ from presages_env.games.res_arcana.payments import (
     pool_of,
     vector_of,
 )
-from presages_env.games.res_arcana.phases import advance, apply_decision, deal, truncate_if_capped
+from presages_env.games.res_arcana.phases import (
+    advance,
+    advance_logged,
+    apply_decision,
+    deal,
+    truncate_if_capped,
+)
 from presages_env.games.res_arcana.tableau import (
     all_victory_points,
     deck_top,
@@ -217,6 +224,7 @@ SUMMARY_SIZE = MAX_PLAYERS * (1 + NUM_ESSENCES) + 2
 
 # the modules these kernels call: their sources name the batched copies' cache entries
 KERNEL_MODULES = (
+    event_kinds_module,
     cards_module,
     layout_module,
     payments_module,
@@ -230,16 +238,38 @@ STATE_DTYPE = layout_module.STATE_DTYPE
 NUM_ACTIONS = int(NUM_ACTIONS)
 OBS_SIZE = int(OBS_SIZE)
 STATE_SIZE = int(STATE_SIZE)
+# the event log (core/events.py): kinds, fields and the bound's derivation in event_kinds.py
+EVENT_KINDS = event_kinds_module.EVENT_KINDS
+MAX_STEP_EVENTS = event_kinds_module.MAX_STEP_EVENTS
+# events that show what sample_world re-deals, where a world differs from the game by design
+# (tests/core/test_events.py): a card drawn or looked at from a deck whose order it re-dealt
+# (a rival's may be discarded, as Divination's cost, in the same transition), a monument
+# from the re-dealt monument deck, a rival's re-dealt mage pick revealed
+WORLD_DIVERGING_EVENTS = (
+    "dealt",
+    "deal_card",
+    "draw",
+    "seen",
+    "monument_shown",
+    "claim_monument",
+    "mage",
+)
 
 
 @nb.njit(cache=True)
 def reset(state, seed):
     """Deal a new game (options kept) and run it to the first decision: a mage pick."""
+    reset_logged(state, seed, None)
+
+
+@nb.njit(cache=True)
+def reset_logged(state, seed, events):
+    """``reset``, writing its events (the deal, the setup run) to ``events``."""
     rng_seed(state, seed)
     write_seed(state, seed)
     set_step(state, 0)
     state[HDR_TERMINAL] = 0
-    deal(state, np.zeros(MAX_PLAYERS, dtype=np.float32))
+    deal(state, np.zeros(MAX_PLAYERS, dtype=np.float32), events)
 
 
 @nb.njit(cache=True)
@@ -255,11 +285,17 @@ def start_position(state, seed):
 @nb.njit(cache=True)
 def step(state, action, rewards):
     """Apply the current seat's legal ``action`` and run to the next decision."""
+    step_logged(state, action, rewards, None)
+
+
+@nb.njit(cache=True)
+def step_logged(state, action, rewards, events):
+    """``step``, writing its events to ``events`` (core/events.py)."""
     rewards[:] = 0.0
     count_step(state)
-    apply_decision(state, action)
-    advance(state, rewards)
-    truncate_if_capped(state)
+    apply_decision(state, action, events)
+    advance_logged(state, rewards, events)
+    truncate_if_capped(state, events)
 
 
 # =========================================================================================

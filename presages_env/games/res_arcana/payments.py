@@ -15,7 +15,9 @@ legal essence is applied without asking (every option leads to the same state).
 import numba as nb
 import numpy as np
 
+from presages_env.core.events import PUBLIC, emit
 from presages_env.games.res_arcana.cards import NUM_ESSENCES, E, G
+from presages_env.games.res_arcana.event_kinds import EV_GAIN, EV_PAY, EV_TAKE
 from presages_env.games.res_arcana.layout import (
     DEST_POOL,
     GAIN_ACTIVE,
@@ -46,47 +48,53 @@ from presages_env.games.res_arcana.layout import (
 
 # ---- moving essences ---------------------------------------------------------------------
 @nb.njit(cache=True)
-def gain(state, seat, essence, count):
+def gain(state, seat, essence, count, events):
     """``count`` essences from the supply into ``seat``'s pool."""
+    emit(events, EV_GAIN, seat, PUBLIC, seat, essence, count, -1, 0)
     state[POOL + seat * NUM_ESSENCES + essence] += count
     state[GAINED + seat * NUM_ESSENCES + essence] += count
 
 
 @nb.njit(cache=True)
-def spend(state, seat, essence, count):
+def spend(state, seat, essence, count, events):
     """``count`` essences from ``seat``'s pool back to the supply."""
+    emit(events, EV_PAY, seat, PUBLIC, seat, essence, count, -1, 0)
     state[POOL + seat * NUM_ESSENCES + essence] -= count
     state[SPENT + seat * NUM_ESSENCES + essence] += count
 
 
 @nb.njit(cache=True)
-def put_on(state, seat, comp, essence, count):
+def put_on(state, seat, comp, essence, count, events):
     """``count`` essences from the supply onto ``seat``'s component ``comp``."""
+    emit(events, EV_GAIN, seat, PUBLIC, seat, essence, count, comp, 0)
     state[STORED + comp * NUM_ESSENCES + essence] += count
     state[GAINED + seat * NUM_ESSENCES + essence] += count
 
 
 @nb.njit(cache=True)
-def remove_from(state, seat, comp, essence, count):
+def remove_from(state, seat, comp, essence, count, events):
     """``count`` essences from ``seat``'s component ``comp`` back to the supply."""
+    emit(events, EV_PAY, seat, PUBLIC, seat, essence, count, comp, 0)
     state[STORED + comp * NUM_ESSENCES + essence] -= count
     state[SPENT + seat * NUM_ESSENCES + essence] += count
 
 
 @nb.njit(cache=True)
-def clear_stored(state, seat, comp):
+def clear_stored(state, seat, comp, events):
     """Every essence on ``comp`` back to the supply (a destroyed or returned component)."""
     for e in range(NUM_ESSENCES):
         n = state[STORED + comp * NUM_ESSENCES + e]
         if n:
-            remove_from(state, seat, comp, e, n)
+            remove_from(state, seat, comp, e, n, events)
 
 
 @nb.njit(cache=True)
-def take_stored(state, seat, comp):
+def take_stored(state, seat, comp, events):
     """Every essence on ``comp`` into ``seat``'s pool (collect: all or nothing)."""
     for e in range(NUM_ESSENCES):
         slot = STORED + comp * NUM_ESSENCES + e
+        if state[slot]:
+            emit(events, EV_TAKE, seat, PUBLIC, seat, comp, e, state[slot], 0)
         state[POOL + seat * NUM_ESSENCES + e] += state[slot]
         state[slot] = 0
 
@@ -239,8 +247,8 @@ def pay_options(state):
 
 
 @nb.njit(cache=True)
-def pay_one(state, essence):
-    spend(state, state[PAY_PLAYER], essence, 1)
+def pay_one(state, essence, events):
+    spend(state, state[PAY_PLAYER], essence, 1, events)
     state[PAY_PAID + essence] += 1
     if state[PAY_NEED + essence] > 0:
         state[PAY_NEED + essence] -= 1
@@ -249,11 +257,11 @@ def pay_one(state, essence):
 
 
 @nb.njit(cache=True)
-def pay_fixed(state, seat, table, row):
+def pay_fixed(state, seat, table, row, events):
     """Pay a cost with no choice (callers checked the pool covers it)."""
     for e in range(NUM_ESSENCES):
         if table[row, e]:
-            spend(state, seat, e, table[row, e])
+            spend(state, seat, e, table[row, e], events)
 
 
 # ---- gaining chosen essences -------------------------------------------------------------
@@ -286,26 +294,26 @@ def gain_options(state):
 
 
 @nb.njit(cache=True)
-def _add(state, seat, dest, essence, count):
+def _add(state, seat, dest, essence, count, events):
     if dest == DEST_POOL:
-        gain(state, seat, essence, count)
+        gain(state, seat, essence, count, events)
     else:
-        put_on(state, seat, dest, essence, count)
+        put_on(state, seat, dest, essence, count, events)
 
 
 @nb.njit(cache=True)
-def gain_one(state, essence):
+def gain_one(state, essence, events):
     seat = state[GAIN_PLAYER]
     dest = state[GAIN_DEST]
     mode = state[GAIN_MODE]
     if mode == GAIN_OR_GOLD and essence == G:
-        _add(state, seat, dest, G, 1)
+        _add(state, seat, dest, G, 1, events)
         state[GAIN_LEFT] = 0
     elif mode == GAIN_ONE_TYPE:
-        _add(state, seat, dest, essence, state[GAIN_LEFT])
+        _add(state, seat, dest, essence, state[GAIN_LEFT], events)
         state[GAIN_LEFT] = 0
     else:
-        _add(state, seat, dest, essence, 1)
+        _add(state, seat, dest, essence, 1, events)
         state[GAIN_LEFT] -= 1
         state[GAIN_MIN] = essence
         state[GAIN_MODE] = GAIN_MIXED
@@ -325,17 +333,17 @@ def end_gain(state):
 
 
 @nb.njit(cache=True)
-def gain_fixed(state, seat, table, row):
+def gain_fixed(state, seat, table, row, events):
     for e in range(NUM_ESSENCES):
         if table[row, e]:
-            gain(state, seat, e, table[row, e])
+            gain(state, seat, e, table[row, e], events)
 
 
 @nb.njit(cache=True)
-def put_fixed(state, seat, comp, table, row):
+def put_fixed(state, seat, comp, table, row, events):
     for e in range(NUM_ESSENCES):
         if table[row, e]:
-            put_on(state, seat, comp, e, table[row, e])
+            put_on(state, seat, comp, e, table[row, e], events)
 
 
 @nb.njit(cache=True)

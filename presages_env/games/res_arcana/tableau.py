@@ -8,6 +8,7 @@ owner's discard pile and its essences back to the supply (§3, seed "Défausser 
 import numba as nb
 import numpy as np
 
+from presages_env.core.events import PUBLIC, emit, seat_bit
 from presages_env.core.rng import rng_shuffle
 from presages_env.games.res_arcana.cards import (
     ARTIFACT_DISCOUNT,
@@ -23,6 +24,13 @@ from presages_env.games.res_arcana.cards import (
     VP_PER,
     G,
     as_numpy_scalars,
+)
+from presages_env.games.res_arcana.event_kinds import (
+    EV_DESTROY,
+    EV_DRAW,
+    EV_DREW,
+    EV_MONUMENT_SHOWN,
+    EV_SHUFFLE,
 )
 from presages_env.games.res_arcana.layout import (
     DECK,
@@ -84,7 +92,7 @@ def passive_discounts(state, seat):
 
 # ---- decks ---------------------------------------------------------------------------------
 @nb.njit(cache=True)
-def _shuffle_discard_into_deck(state, seat):
+def _shuffle_discard_into_deck(state, seat, events):
     """Put ``seat``'s discard pile, shuffled, under its deck (its top cards stay on top)."""
     base = DECK + seat * DECK_CAP
     size = state[DECK_SIZE + seat]
@@ -94,6 +102,7 @@ def _shuffle_discard_into_deck(state, seat):
             moved += 1
     if moved == 0:
         return
+    emit(events, EV_SHUFFLE, seat, PUBLIC, seat, moved, 0, 0, 0)
     for i in range(size - 1, -1, -1):
         state[base + i + moved] = state[base + i]
     k = 0
@@ -107,22 +116,25 @@ def _shuffle_discard_into_deck(state, seat):
 
 
 @nb.njit(cache=True)
-def refill_deck(state, seat, wanted):
+def refill_deck(state, seat, wanted, events):
     """Before drawing or looking at ``wanted`` cards: a deck with fewer gets the shuffled
     discard pile under it (decisions 12 and 13; a draw from an empty deck is the same)."""
     if state[DECK_SIZE + seat] < wanted:
-        _shuffle_discard_into_deck(state, seat)
+        _shuffle_discard_into_deck(state, seat, events)
 
 
 @nb.njit(cache=True)
-def draw(state, seat):
-    """Draw the top card (reshuffling the discard pile if the deck is empty); -1 if none."""
-    refill_deck(state, seat, ONE_CARD)
+def draw(state, seat, events):
+    """Draw the top card (reshuffling the discard pile if the deck is empty); -1 if none.
+    The seat sees which card, everyone that it drew."""
+    refill_deck(state, seat, ONE_CARD, events)
     size = state[DECK_SIZE + seat]
     if size == 0:
         return -1
     slot = DECK + seat * DECK_CAP + size - 1
     card = state[slot]
+    emit(events, EV_DREW, seat, PUBLIC, seat, 0, 0, 0, 0)
+    emit(events, EV_DRAW, seat, seat_bit(seat), seat, card, 0, 0, 0)
     state[slot] = 0
     state[DECK_SIZE + seat] = size - 1
     state[LOC + card] = LOC_HAND
@@ -159,10 +171,11 @@ def pop_monument(state):
 
 
 @nb.njit(cache=True)
-def refill_display(state, slot):
+def refill_display(state, slot, events):
     card = pop_monument(state)
     state[DISPLAY + slot] = card
     if card >= 0:
+        emit(events, EV_MONUMENT_SHOWN, -1, PUBLIC, slot, card, 0, 0, 0)
         state[LOC + card] = LOC_DISPLAY
 
 
@@ -197,9 +210,11 @@ def reorder_top(state, base, size, count, order):
 
 # ---- moving artifacts ------------------------------------------------------------------------
 @nb.njit(cache=True)
-def destroy(state, comp):
+def destroy(state, comp, events):
     """An artifact in play goes to its owner's discard pile, its essences to the supply."""
-    clear_stored(state, state[OWNER + comp], comp)
+    owner = state[OWNER + comp]
+    emit(events, EV_DESTROY, owner, PUBLIC, owner, comp, 0, 0, 0)
+    clear_stored(state, owner, comp, events)
     state[LOC + comp] = LOC_DISCARD
     state[TURNED + comp] = 0
 
