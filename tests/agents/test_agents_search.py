@@ -79,7 +79,10 @@ def check_president_world(state: np.ndarray, world: np.ndarray, player: int) -> 
     elif player == state[pk.EXCH_FROM]:
         check_last_players_knowledge(state, hands[state[pk.EXCH_TO]])
     else:
-        assert world[pk.EXCH_RECEIVED] == -1 and world[pk.EXCH_GIVEN] == -1
+        # outside the exchange the world draws its ranks (docs/president.md); it is valid
+        assert (world[pk.EXCH_RECEIVED] >= 0) == (state[pk.EXCH_RECEIVED] >= 0)
+        assert (world[pk.EXCH_GIVEN] >= 0) == (state[pk.EXCH_GIVEN] >= 0)
+        PRESIDENT.checked_state(world)
 
 
 def check_presidents_knowledge(state: np.ndarray, last_hand: np.ndarray) -> None:

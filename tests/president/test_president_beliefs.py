@@ -22,6 +22,7 @@ from presages_env.core.beliefs import (
     final_state,
     homogeneity,
     rejection_keys,
+    seen_by,
     world_keys,
 )
 from presages_env.core.header import HDR_NUM_PLAYERS, HDR_TERMINAL
@@ -224,6 +225,101 @@ def test_the_worlds_are_valid_and_continue_to_valid_states():
         for seed in range(20):
             world = GAME.sample_world(state, seat, seed)
             GAME.checked_state(world)
+
+
+# ---- a seat outside the exchange -----------------------------------------------------------
+# The outsider sees neither exchanged card. Its truth needs a give-back policy: the worlds
+# take the give-back as a uniformly chosen card of the Président's (every deal and every
+# give-back card equally likely), so the candidates here draw it that way, and the replayed
+# give-back is each candidate's own; the key adds the exchanged ranks to the hidden hands.
+OUTSIDER = 2
+
+
+def outsider_key(state: np.ndarray) -> tuple:
+    return hidden_key(OUTSIDER)(state) + (int(state[k.EXCH_RECEIVED]), int(state[k.EXCH_GIVEN]))
+
+
+def outsider_truth(actions, wanted: int, seed: int, batch: int = 4096) -> Counter:
+    """Rejection sampling for the outsider: uniform deals (its own dealt hand kept), the
+    forced give, a uniformly chosen card given back, the plays replayed; kept when the
+    outsider sees what it saw."""
+    real = start()
+    plays = list(actions[1:])
+    truth = seen_by(GAME, real, list(actions), OUTSIDER)
+    needed = played(final_state(GAME, real, list(actions)))
+    rng = np.random.default_rng(seed)
+    president, last = int(real[k.EXCH_TO]), int(real[k.EXCH_FROM])
+    others = [p for p in range(4) if p != OUTSIDER]
+    pool = np.array([rank_index(c) for p in others for c in DEALT[p]])
+    own = np.bincount([rank_index(c) for c in DEALT[OUTSIDER]], minlength=NUM_RANKS)
+    ranks = np.arange(NUM_RANKS)
+    keys: Counter = Counter()
+    while True:
+        deals = rng.permuted(np.tile(pool, (batch, 1)), axis=1)
+        dealt = np.zeros((batch, 4, NUM_RANKS), dtype=np.int64)
+        dealt[:, OUTSIDER] = own
+        at = 0
+        for p in others:
+            cards = deals[:, at : at + len(DEALT[p])]
+            dealt[:, p] = (cards[:, :, None] == ranks).sum(axis=1)
+            at += len(DEALT[p])
+        rows = np.arange(batch)
+        strongest = NUM_RANKS - 1 - np.argmax(dealt[:, last, ::-1] > 0, axis=1)
+        after = dealt.copy()
+        after[rows, last, strongest] -= 1
+        after[rows, president, strongest] += 1
+        # a uniformly chosen card of the Président's hand goes back
+        cumulative = after[:, president].cumsum(axis=1)
+        pick = rng.integers(0, cumulative[:, -1])
+        given = (cumulative <= pick[:, None]).sum(axis=1)
+        if actions:
+            after[rows, president, given] -= 1
+            after[rows, last, given] += 1
+            fits = (after >= needed).all(axis=(1, 2))
+        else:
+            fits = np.ones(batch, dtype=bool)
+        for index in np.flatnonzero(fits):
+            state = real.copy()
+            state[k.HAND : k.HAND + 4 * NUM_RANKS] = dealt[index].ravel()
+            k.start_exchange(state)
+            replay = [action_for(int(given[index]))] + plays if actions else []
+            if seen_by(REPLAY, state, replay, OUTSIDER) == truth:
+                keys[outsider_key(final_state(REPLAY, state, replay))] += 1
+                if sum(keys.values()) == wanted:
+                    return keys
+
+
+@pytest.mark.parametrize("actions", [(), tuple(ACTIONS)])
+def test_an_outsider_s_worlds_match_rejection_sampling(actions):
+    state = position(actions)
+    worlds = world_keys(GAME, state, OUTSIDER, outsider_key, SAMPLES, seed=3000)
+    truth = outsider_truth(actions, SAMPLES, 77 + len(actions))
+    statistic, dof, z = homogeneity(truth, worlds)
+    print(f"outsider, {len(actions)} actions: chi2 {statistic:.1f}, dof {dof}, z {z:.2f}")
+    assert dof >= 10 and z < Z_FAIL
+    # the exact fallback alone
+    keys: Counter = Counter()
+    world = np.empty_like(state)
+    for i in range(SAMPLES // 3):
+        k.draw_world(state, np.int64(OUTSIDER), np.int64(9000 + i), world, 0)
+        GAME.checked_state(world)
+        keys[outsider_key(world)] += 1
+    statistic, dof, z = homogeneity(truth, keys)
+    print(f"outsider fallback, {len(actions)} actions: chi2 {statistic:.1f}, dof {dof}, z {z:.2f}")
+    assert z < Z_FAIL
+    # power: a sampler that forgets the exchange (the plays still weighed) fails
+    forgetful = state.copy()
+    forgetful[k.EXCH_RECEIVED] = forgetful[k.EXCH_GIVEN] = -1
+    naive: Counter = Counter()
+    for i in range(SAMPLES):
+        k.draw_world(forgetful, np.int64(OUTSIDER), np.int64(20000 + i), world, 4096)
+        naive[hidden_key(OUTSIDER)(world)] += 1
+    hands_only: Counter = Counter()
+    for key, count in truth.items():
+        hands_only[key[:3]] += count
+    statistic, dof, z = homogeneity(hands_only, naive)
+    print(f"outsider forgetting, {len(actions)} actions: chi2 {statistic:.1f}, z {z:.2f}")
+    assert z >= Z_FAIL
 
 
 # ---- positions at any round -------------------------------------------------------------

@@ -512,8 +512,8 @@ def _knowledge(state, player, hidden, count, unseen, sizes, offset, low, high):
             low[i, r] = max(0, -offset[i, r])
             high[i, r] = min(SUITS, unseen[r], sizes[i])
             if i == bounded:
-                if r > received:
-                    high[i, r] = min(high[i, r], max(0, -offset[i, r]))
+                if r > received:  # dealt none: h = -offset, impossible if offset > 0
+                    high[i, r] = min(high[i, r], -offset[i, r])
                 elif r == received:
                     low[i, r] = max(low[i, r], 1 - offset[i, r])
     return bounded
@@ -595,9 +595,24 @@ def _compositions(unseen_r, r, count, low, high):
 
 
 @nb.njit(cache=True)
-def _exact_draw(world, unseen, count, sizes, offset, low, high, hands):
-    """Draw the hidden hands exactly by dynamic programming over ranks, the state being the
-    cards each hidden player still has to receive. Returns False if no deal is consistent."""
+def _weight(h, offset, extra):
+    """A hidden hand's factor for one rank: 1 / (h + offset)!, times (h + offset + extra)
+    when ``extra`` >= 0 (the outsider's give-back factor), 0 when negative."""
+    dealt = h + offset
+    if dealt < 0:
+        return 0.0
+    weight = 1.0 / _factorial(dealt)
+    if extra >= 0:
+        weight *= dealt + extra
+    return weight
+
+
+@nb.njit(cache=True)
+def _exact_draw(world, unseen, count, sizes, offset, low, high, hands, extra, sample):
+    """Dynamic programming over ranks, the state being the cards each hidden player still
+    has to receive: returns the total weight of the consistent deals and, if ``sample``,
+    draws one into ``hands`` exactly. ``extra[i, r] >= 0`` multiplies a factor by
+    (dealt + extra) (see :func:`_weight`)."""
     stride = np.ones(max(count, 1), dtype=np.int64)
     states = 1
     for i in range(count):
@@ -611,7 +626,7 @@ def _exact_draw(world, unseen, count, sizes, offset, low, high, hands):
         weights = np.ones(comps.shape[0])
         for c in range(comps.shape[0]):
             for i in range(count):
-                weights[c] /= _factorial(comps[c, i] + offset[i, r])
+                weights[c] *= _weight(comps[c, i], offset[i, r], extra[i, r])
         for index in range(states):
             rest = index
             for i in range(count):
@@ -631,8 +646,9 @@ def _exact_draw(world, unseen, count, sizes, offset, low, high, hands):
     index = 0
     for i in range(count):
         index += sizes[i] * stride[i]
-    if table[0, index] <= 0.0:
-        return False
+    total = table[0, index]
+    if total <= 0.0 or not sample:
+        return total
     for r in range(NUM_RANKS):
         comps = _compositions(unseen[r], r, count, low, high)
         rest = index
@@ -649,7 +665,7 @@ def _exact_draw(world, unseen, count, sizes, offset, low, high, hands):
                 if comps[c, i] > capacity[i]:
                     fits = False
                 shift += comps[c, i] * stride[i]
-                weight /= _factorial(comps[c, i] + offset[i, r])
+                weight *= _weight(comps[c, i], offset[i, r], extra[i, r])
             if fits and weight * table[r + 1, index - shift] > 0.0:
                 chosen = c
                 target -= weight * table[r + 1, index - shift]
@@ -658,7 +674,106 @@ def _exact_draw(world, unseen, count, sizes, offset, low, high, hands):
         for i in range(count):
             hands[i, r] = comps[chosen, i]
             index -= comps[chosen, i] * stride[i]
-    return True
+    return total
+
+
+@nb.njit(cache=True)
+def _exchange_weights(hands, offset, ia, il, pending, weights):
+    """For a seat outside the exchange: the weight of each exchange (received R, given G)
+    with the hidden hands ``hands``, over their weight with no exchange (the plays alone).
+
+    With y = what the last player holds + played and z the same for the Président, undoing
+    the exchange changes four factors 1 / D!, and a uniformly chosen give-back weighs the
+    Président's cards of rank G after receiving. For G != R this is z_R * y_G / (y_R + 1),
+    for G == R it is z_R + 1; the last player must have been dealt nothing above R and at
+    least one R. ``pending``: the give-back is still to come (only R, weight z_R / (y_R + 1)).
+    Returns the total; ``weights[R, G]`` (column 0 when pending) holds each term.
+    """
+    total = 0.0
+    weights[:, :] = 0.0
+    top = -1
+    second = -1
+    for r in range(NUM_RANKS):
+        if hands[il, r] + offset[il, r] > 0:
+            second = top
+            top = r
+    for big in range(NUM_RANKS):
+        z = hands[ia, big] + offset[ia, big]
+        y = hands[il, big] + offset[il, big]
+        if pending:
+            if z >= 1 and big >= top:
+                weights[big, 0] = z / (y + 1.0)
+                total += weights[big, 0]
+            continue
+        for g in range(NUM_RANKS):
+            yg = hands[il, g] + offset[il, g]
+            if g == big:
+                # dealt = now + played; at least one R, nothing above
+                if y >= 1 and big >= top:
+                    weights[big, g] = z + 1.0
+            elif z >= 1 and yg >= 1:
+                # nothing above R once the card given back is taken out
+                highest = top
+                if g == top and yg == 1:
+                    highest = second
+                if big >= highest:
+                    weights[big, g] = z * yg / (y + 1.0)
+            total += weights[big, g]
+    return total
+
+
+@nb.njit(cache=True)
+def _outsider_exact(world, unseen, count, sizes, offset, low, high, hands, ia, il, pending):
+    """The exact draw for a seat outside the exchange: every exchange (R, G) weighed by the
+    dynamic programming with the exchange undone, one chosen, then the hands drawn for it.
+    Returns (R, G)."""
+    off = np.zeros((MAX_PLAYERS, NUM_RANKS), dtype=np.int64)
+    lo = np.zeros((MAX_PLAYERS, NUM_RANKS), dtype=np.int64)
+    extra = np.full((MAX_PLAYERS, NUM_RANKS), -1, dtype=np.int64)
+    totals = np.zeros((NUM_RANKS, NUM_RANKS))
+    grand = 0.0
+    last_big = -1
+    last_g = -1
+    for stage in range(3):
+        target = _uniform(world) * grand
+        for big in range(NUM_RANKS):
+            for g in range(NUM_RANKS if not pending else 1):
+                if stage > 0 and totals[big, g] <= 0.0:
+                    continue
+                if stage == 2 and (big != last_big or g != last_g):
+                    continue
+                off[:, :] = offset
+                lo[:, :] = low
+                hi = high.copy()
+                extra[:, :] = -1
+                off[il, big] += 1
+                off[ia, big] -= 1
+                if not pending:
+                    off[il, g] -= 1
+                    off[ia, g] += 1
+                    extra[ia, g] = 1 if g == big else 0
+                for r in range(NUM_RANKS):
+                    lo[ia, r] = max(lo[ia, r], -off[ia, r])
+                    lo[il, r] = max(lo[il, r], -off[il, r])
+                    if r > big:  # dealt none: h = -offset, impossible if offset > 0
+                        hi[il, r] = min(hi[il, r], -off[il, r])
+                    elif r == big:
+                        lo[il, r] = max(lo[il, r], 1 - off[il, r])
+                if stage == 0:
+                    totals[big, g] = _exact_draw(
+                        world, unseen, count, sizes, off, lo, hi, hands, extra, False
+                    )
+                    grand += totals[big, g]
+                    continue
+                last_big = big
+                last_g = g
+                target -= totals[big, g]
+                if target < 0.0 or stage == 2:  # stage 2: rounding left the last one
+                    _exact_draw(world, unseen, count, sizes, off, lo, hi, hands, extra, True)
+                    return big, (-1 if pending else g)
+        if grand <= 0.0:
+            break
+    return -1, -1
 
 
 @nb.njit(cache=True)
@@ -675,29 +790,74 @@ def draw_world(state, player, seed, world, tries):
     hidden = np.zeros(MAX_PLAYERS, dtype=np.int64)
     sizes = np.zeros(MAX_PLAYERS, dtype=np.int64)
     count = 0
+    ia = -1
+    il = -1
     for p in range(n):
         if p != player:
+            if p == state[EXCH_TO]:
+                ia = count
+            if p == state[EXCH_FROM]:
+                il = count
             hidden[count] = p
             sizes[count] = _hand_size(state, p)
             count += 1
-    party = player == state[EXCH_TO] or player == state[EXCH_FROM]
-    if not party:
-        # Outside the exchange the seat does not know the exchanged ranks: the world forgets
-        # them (docs/president.md, "What a seat knows").
-        world[EXCH_RECEIVED] = -1
-        world[EXCH_GIVEN] = -1
+    # A seat outside an exchange that took place draws the exchange too.
+    outsider = state[EXCH_RECEIVED] >= 0 and ia >= 0 and il >= 0
+    pending = state[PHASE] == PHASE_GIVE_BACK
     offset = np.zeros((MAX_PLAYERS, NUM_RANKS), dtype=np.int64)
     low = np.zeros((MAX_PLAYERS, NUM_RANKS), dtype=np.int64)
     high = np.zeros((MAX_PLAYERS, NUM_RANKS), dtype=np.int64)
     bounded = _knowledge(state, player, hidden, count, unseen, sizes, offset, low, high)
     hands = np.zeros((MAX_PLAYERS, NUM_RANKS), dtype=np.int64)
+    no_extra = np.full((MAX_PLAYERS, NUM_RANKS), -1, dtype=np.int64)
+    exchange = np.zeros((NUM_RANKS, NUM_RANKS))
+    big = -1
+    small = -1
     accepted = False
+    bound = 0.0
+    if outsider:
+        # bound on the exchange weights: z_R <= m_A, y_G <= m_L summed (see _exchange_weights)
+        m_a = 0
+        m_l = 0
+        for r in range(NUM_RANKS):
+            m_a += offset[ia, r]
+            m_l += offset[il, r]
+        m_a += sizes[ia]
+        m_l += sizes[il]
+        bound = 1.0 * (m_a if pending else m_a * m_l + m_a + NUM_RANKS)
     for _ in range(tries):
-        if _rejection_draw(world, unseen, hidden, count, sizes, offset, low, high, bounded, hands):
+        if not _rejection_draw(
+            world, unseen, hidden, count, sizes, offset, low, high, bounded, hands
+        ):
+            continue
+        if not outsider:
+            accepted = True
+            break
+        total = _exchange_weights(hands, offset, ia, il, pending, exchange)
+        if _uniform(world) * bound < total:
+            target = _uniform(world) * total
+            for r in range(NUM_RANKS):
+                for g in range(NUM_RANKS):
+                    if exchange[r, g] > 0.0 and target >= 0.0:
+                        target -= exchange[r, g]
+                        big = r  # the last positive one stands if rounding leaves target >= 0
+                        small = -1 if pending else g
             accepted = True
             break
     if not accepted:
-        accepted = _exact_draw(world, unseen, count, sizes, offset, low, high, hands)
+        if outsider:
+            big, small = _outsider_exact(
+                world, unseen, count, sizes, offset, low, high, hands, ia, il, pending
+            )
+            accepted = big >= 0
+        else:
+            accepted = (
+                _exact_draw(world, unseen, count, sizes, offset, low, high, hands, no_extra, True)
+                > 0.0
+            )
+    if outsider and accepted:
+        world[EXCH_RECEIVED] = big
+        world[EXCH_GIVEN] = small
     for i in range(count):
         base = HAND + hidden[i] * NUM_RANKS
         for r in range(NUM_RANKS):
@@ -714,8 +874,9 @@ def sample_world(state, player, seed, world):
     this manche's exchange. The other hands are drawn with the weight of the distinct-card
     deals behind them (see the comment above), by rejection from a uniform re-deal of the
     unseen cards, with an exact dynamic-programming fallback after ``_MAX_TRIES`` draws, so
-    the draw is exact either way. A seat outside the exchange gets a world with the
-    exchanged ranks forgotten (``EXCH_RECEIVED = EXCH_GIVEN = -1``). The world's RNG is
-    re-seeded from ``seed`` so later deals are unknown.
+    the draw is exact either way. A seat outside the exchange draws the exchange too (the
+    rank received and, with the give-back taken as a uniformly chosen card of the
+    Président's, the rank given back), which the world's exchange slots then hold. The
+    world's RNG is re-seeded from ``seed`` so later deals are unknown.
     """
     draw_world(state, player, seed, world, _MAX_TRIES)
