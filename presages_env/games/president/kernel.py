@@ -438,6 +438,8 @@ GLOBAL_SLOTS, GLOBAL_SIZE, global_state = bind_global_state(__name__, np.int8)
 # now, plus what p played, plus the exchange undone), that weight is the product over p and r
 # of 1 / D[p][r]!. The exchange adds bounds: the Président knows the last player was dealt
 # nothing above the card received (and at least that card); the rest follows from D >= 0.
+# A seat outside the exchange draws the exchange as well, the give-back taken as a uniformly
+# chosen card of the Président's (every deal and every give-back card equally likely).
 _WEIGHT_STEPS = 1 << 30  # resolution of the weighted draws below
 _MAX_TRIES = 1 << 12  # rejection draws before the exact dynamic-programming fallback
 

@@ -19,12 +19,12 @@ here, the first bad slot is reported by its layout name:
 - places: the players out hold places ``0..NUM_OUT-1`` once each and no card, the others
   hold cards (a finished match: every place given, only the last player holds cards);
   ``LAST_PLACE``, ``SCORE`` (3 points a manche, ``MANCHE`` manches played) agree with them;
-- phase: the give-back is a freshly dealt manche (nothing played, exact hand sizes) with
-  the Président to act; the exchange slots match the phase, and the last player's hand
-  obeys the exchange (nothing above the card given but the card given back) as does the
-  Président's (holds the card received while none of its rank is played), which
-  ``sample_world`` relies on; a search world dealt for a player outside the exchange
-  forgets it (``EXCH_RECEIVED = -1``) and is accepted;
+- phase: the give-back is a freshly dealt manche (nothing played, exact hand sizes unless
+  a set-up set cards aside) with the Président to act; the exchange slots match the phase,
+  and undoing the plays (the play record) and the exchange leaves dealt hands with no
+  negative count, the last player's with nothing above the card given and at least that
+  card, which ``sample_world`` relies on; ``EXCH_RECEIVED = -1`` in a later manche (a world
+  from the earlier sampler, which forgot the exchange for a player outside it) is accepted;
 - trick: ``TOP_RANK``/``TOP_COUNT`` empty together; a play to beat has been played by
   ``TOP_PLAYER``, who is a holder or the last player out; ``PASSED`` marks exactly the
   ``PASSES`` holders after ``TOP_PLAYER`` in turn order, and the seat to act is the next
@@ -275,8 +275,8 @@ class _PresidentCheck:
         """From the second manche on, the last player gave the Président their strongest
         card, and the Président gives one back before play.
 
-        ``EXCH_RECEIVED = -1`` then marks a search world dealt for a player outside the
-        exchange, which forgets it (``sample_world``); its give-back may have been played
+        ``EXCH_RECEIVED = -1`` then marks a world from the earlier ``sample_world``, which
+        forgot the exchange for a player outside it; its give-back may have been played
         since, so ``EXCH_GIVEN`` is free there.
         """
         if not self._later_manche():
