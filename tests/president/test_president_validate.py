@@ -348,8 +348,10 @@ def leader_elsewhere(s: np.ndarray) -> None:
     s[HDR_CURRENT] = other_holder(s)
 
 
-def deck_card_changed(s: np.ndarray) -> None:
-    s[k.DECK] = (s[k.DECK] + 1) % NUM_RANKS
+def card_not_gone_recorded(s: np.ndarray) -> None:
+    """The play record names a player for a card that is not gone."""
+    rank = int(np.flatnonzero(s[k.GONE : k.GONE + NUM_RANKS] < 4)[0])
+    s[k.PLAYED_BY + rank * 4 + int(s[k.GONE + rank])] = 0
 
 
 CORRUPTIONS = [
@@ -365,8 +367,8 @@ CORRUPTIONS = [
     (is_first_lead, set_slot(k.GONE + 4, LEAST), "GONE[4]"),
     (is_first_lead, duplicate_a_card, "GONE"),
     (is_give_back, move_card(lambda s: 1, lambda s: 2, first_held(lambda s: 1)), "HAND"),
-    (is_first_lead, set_slot(k.DECK + 7, 13), "DECK[7]"),
-    (is_first_lead, deck_card_changed, "DECK"),
+    (is_first_lead, set_slot(k.PLAYED_BY + 7, 13), "PLAYED_BY[7]"),
+    (is_first_lead, card_not_gone_recorded, "PLAYED_BY"),
     # seating
     (is_first_lead, set_slot(k.PLAYER_AT_SEAT, MOST), "PLAYER_AT_SEAT[0]"),
     (is_first_lead, set_slot(k.PLAYER_AT_SEAT + 5, 0), "PLAYER_AT_SEAT[5]"),

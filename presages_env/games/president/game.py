@@ -198,8 +198,61 @@ def setup_position(
         raise ValueError("every player must hold at least one card at the start of a manche")
     state[k.HAND : k.HAND + n * NUM_RANKS] = counts.ravel()
     state[k.GONE : k.GONE + NUM_RANKS] = SUITS - counts.sum(axis=0)
+    state[k.PLAYED_BY : k.PLAYED_BY + NUM_CARDS] = -1  # set aside: played by no one
     state[HDR_CURRENT] = leader
     return game.checked_state(state)
+
+
+def setup_manche(
+    num_players: int,
+    hands: Sequence[Iterable[int | str]],
+    last_places: Sequence[int],
+    scores: Sequence[int] | None = None,
+    manche: int = 1,
+    seed: int = 0,
+    **options,
+) -> np.ndarray:
+    """A later manche of a match, from an explicit deal, with the match history carried.
+
+    ``hands[p]`` lists the cards *dealt* to player p (before the exchange), by rank name or
+    index; cards of the 52 in no hand count as set aside (gone, played by no one).
+    ``last_places[p]`` is p's finishing place in the previous manche (0 = Président): the
+    players are seated in that order, the last player is the dealer, and the exchange takes
+    place as in play: the last player's strongest card goes to the Président, who is then to
+    give one back (the returned state is at the give-back, the Président to act, and play
+    goes on with :func:`~presages_env.core.state_io.apply_actions` like any state).
+    ``scores[p]`` are p's seed points after the ``manche`` manches already played (default:
+    2 to the Président and 1 to the second, which is what one manche gives). ``num_manches``
+    (an option) defaults to ``manche + 1``. A bad position raises ``ValueError``.
+    """
+    n = num_players
+    hands = [list(hand) for hand in hands]
+    options.setdefault("num_manches", manche + 1)
+    if not isinstance(manche, (int, np.integer)) or not 1 <= manche < options["num_manches"]:
+        raise ValueError(
+            f"manche (manches already played) must be 1..num_manches-1, got {manche!r}"
+        )
+    if not all(hands):
+        raise ValueError("every player must be dealt at least one card")
+    state = setup_position(n, hands, leader=0, seed=seed, **options)
+    if sorted(int(x) for x in last_places) != list(range(n)) or len(last_places) != n:
+        raise ValueError(f"last_places must give each of the {n} players a place 0..{n - 1}")
+    if scores is None:
+        scores = [2 if place == 0 else (1 if place == 1 else 0) for place in last_places]
+    if len(scores) != n:
+        raise ValueError(f"scores must list {n} scores, one per player, got {len(scores)}")
+    for p, place in enumerate(last_places):
+        state[k.PLAYER_AT_SEAT + place] = p
+        state[k.SEAT_OF + p] = place
+        state[k.LAST_PLACE + p] = place
+        state[k.SCORE + p] = scores[p]
+    state[k.MANCHE] = manche
+    state[k.DEALER] = state[k.PLAYER_AT_SEAT + n - 1]
+    gone = state[k.GONE : k.GONE + NUM_RANKS].copy()  # the set-aside cards
+    k._start_manche(state, int(state[k.PLAYER_AT_SEAT]), None)
+    state[k.GONE : k.GONE + NUM_RANKS] = gone
+    k.start_exchange(state, None)
+    return PresidentGame().checked_state(state)
 
 
 def hand_counts(state: np.ndarray, player: int) -> list[int]:

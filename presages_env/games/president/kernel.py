@@ -31,7 +31,10 @@ EXCH_FROM, EXCH_TO      2      last and first players of the previous manche (-1
 EXCH_RECEIVED           1      rank the Président received (-1: no exchange)
 EXCH_GIVEN              1      rank the Président gave back (-1: not yet)
 DEALER                  1      player who dealt this manche
-DECK                    52     scratch for shuffling
+DECK (PLAYED_BY)        52     scratch for shuffling during a deal; afterwards the play
+                               record: slot 4 * rank + j holds the player who played the
+                               j-th card of that rank gone this manche (public), -1 for a
+                               card no one played (set aside by a set-up) or not yet gone
 ======================  =====  ===========================================================
 """
 
@@ -86,6 +89,7 @@ EXCH_RECEIVED = EXCH_TO + 1
 EXCH_GIVEN = EXCH_RECEIVED + 1
 DEALER = EXCH_GIVEN + 1
 DECK = DEALER + 1
+PLAYED_BY = DECK  # the same slots, once the deal is done
 STATE_SIZE = DECK + NUM_CARDS
 
 # Actions: 0 passes; 1 + 4 * rank + (count - 1) plays `count` cards of `rank`. During the
@@ -196,6 +200,19 @@ def _deal(state, first_player, events):
         player = state[PLAYER_AT_SEAT + (seat + i) % n]
         state[HAND + player * NUM_RANKS + state[DECK + i]] += 1
         emit(events, EV_DEALT, -1, seat_bit(player), player, state[DECK + i], 0, 0, 0)
+    # The scratch becomes this manche's play record (nothing played yet).
+    for i in range(NUM_CARDS):
+        state[PLAYED_BY + i] = -1
+
+
+@nb.njit(cache=True)
+def played_count(state, player, rank):
+    """Cards of ``rank`` ``player`` has played this manche (from the public play record)."""
+    total = 0
+    for j in range(state[GONE + rank]):
+        if state[PLAYED_BY + rank * SUITS + j] == player:
+            total += 1
+    return total
 
 
 @nb.njit(cache=True)
@@ -334,7 +351,15 @@ def _end_manche(state, rewards, events):
     state[DEALER] = last
     _start_manche(state, president, events)
     _deal(state, president, events)
-    # The last player's strongest card goes to the Président, who then gives one back.
+    start_exchange(state, events)
+
+
+@nb.njit(cache=True)
+def start_exchange(state, events):
+    """The last player's strongest card goes to the Président, who then gives one back."""
+    n = state[HDR_NUM_PLAYERS]
+    president = state[PLAYER_AT_SEAT]
+    last = state[PLAYER_AT_SEAT + n - 1]
     strongest = NUM_RANKS - 1
     while state[HAND + last * NUM_RANKS + strongest] == 0:
         strongest -= 1
@@ -400,6 +425,8 @@ def step_logged(state, action, rewards, events):
     count = (action - 1) % MAX_SET + 1
     emit(events, EV_PLAY, player, PUBLIC, rank, count, 0, 0, 0)
     state[HAND + player * NUM_RANKS + rank] -= count
+    for j in range(count):
+        state[PLAYED_BY + rank * SUITS + state[GONE + rank] + j] = player
     state[GONE + rank] += count
     state[TOP_RANK] = rank
     state[TOP_COUNT] = count
@@ -454,7 +481,7 @@ def observe(state, player, obs):
 # ---- global state (a referee's view, for centralised critics; docs/research.md) ----------
 # Every seat's observation, then the state's slots up to GLOBAL_SLOTS_END minus the RNG and
 # seed (core/global_state.py): every hand (HAND), the exchange, scores and
-# seating; the shuffle scratch (DECK) is left out.
+# seating; the shuffle scratch and play record (DECK) is left out.
 GLOBAL_DTYPE = STATE_DTYPE  # the observation's dtype too
 GLOBAL_SEATS = MAX_PLAYERS
 GLOBAL_SLOTS_END = DECK
@@ -462,18 +489,34 @@ GLOBAL_SLOTS, GLOBAL_SIZE, global_state = bind_global_state(__name__, np.int8)
 
 
 # ---- determinisation for search ------------------------------------------------------------
+# What a seat knows of the hidden hands, and how ``sample_world`` draws them (docs/president.md,
+# "What a seat knows"). The seat sees its own hand, every play (who played which ranks: the
+# play record), hand sizes, and, if it took part in this manche's exchange, both exchanged
+# ranks. Passing is always legal, so a pass reveals nothing. A deal of distinct cards is
+# uniform; a player with several cards of a rank plays (or gives) any of them alike, so, per
+# rank, the deals consistent with what the seat saw are weighted by the number of distinct
+# deals behind them. With D[p][r] the cards of rank r hidden player p was dealt (what p holds
+# now, plus what p played, plus the exchange undone), that weight is the product over p and r
+# of 1 / D[p][r]!. The exchange adds bounds: the Président knows the last player was dealt
+# nothing above the card received (and at least that card); the rest follows from D >= 0.
+# A seat outside the exchange draws the exchange as well, the give-back taken as a uniformly
+# chosen card of the Président's (every deal and every give-back card equally likely).
 _WEIGHT_STEPS = 1 << 30  # resolution of the weighted draws below
+_MAX_TRIES = 1 << 12  # rejection draws before the exact dynamic-programming fallback
 
 
 @nb.njit(cache=True)
-def _binomial(n, k):
-    """``n`` choose ``k`` as a float (0 when ``k`` is out of range)."""
-    if k < 0 or k > n:
-        return 0.0
+def _factorial(k):
     result = 1.0
-    for i in range(k):
-        result = result * (n - i) / (i + 1)
+    for i in range(2, k + 1):
+        result *= i
     return result
+
+
+@nb.njit(cache=True)
+def _uniform(world):
+    """A draw in [0, 1) with the resolution of ``_WEIGHT_STEPS``."""
+    return rng_below(world, _WEIGHT_STEPS) / _WEIGHT_STEPS
 
 
 @nb.njit(cache=True)
@@ -481,11 +524,13 @@ def _deal_unseen(world, unseen, allowed, player, count):
     """Give ``player`` ``count`` cards drawn without replacement from the unseen cards.
 
     Only ranks with ``allowed[rank] == 1`` are drawn; ``unseen`` counts the cards per rank
-    the observer has not located yet and is updated.
+    the observer has not located yet and is updated. Returns False if too few are allowed.
     """
     available = 0
     for r in range(NUM_RANKS):
         available += unseen[r] * allowed[r]
+    if available < count:
+        return False
     base = HAND + player * NUM_RANKS
     for _ in range(count):
         pick = rng_below(world, available)
@@ -496,107 +541,405 @@ def _deal_unseen(world, unseen, allowed, player, count):
         unseen[rank] -= 1
         world[base + rank] += 1
         available -= 1
+    return True
 
 
 @nb.njit(cache=True)
-def _exchange_knowledge(state, player):
-    """What ``player`` knows of the other exchange party's hand from this manche's exchange.
+def _knowledge(state, player, hidden, count, unseen, sizes, offset, low, high):
+    """What ``player`` knows of the hidden hands, per hidden player i and rank r.
 
-    Returns ``(party, highest, known, fewest, most)``: the other party (-1 if ``player``
-    took no part in an exchange), the highest rank it may hold freely, and a rank ``known``
-    (-1: none) of which it holds between ``fewest`` and ``most`` cards. Cards only leave a
-    hand during a manche, so what held after the exchange still bounds the hand now.
+    ``offset[i, r]``: cards of rank r player ``hidden[i]`` was dealt beyond what it holds
+    now (played this manche, and the exchange undone when ``player`` took part in it), so
+    that holding h gives the weight 1 / (h + offset)!; ``low``/``high``: bounds on h (dealt
+    counts are never negative; the last player was dealt nothing above the card received,
+    and at least one of its rank). Returns the index of the hidden player whose hand is
+    bounded from above (the last player, for the Président), or -1.
     """
     received = state[EXCH_RECEIVED]
     given = state[EXCH_GIVEN]
-    if received < 0:
-        return -1, NUM_RANKS - 1, -1, 0, 0
-    if player == state[EXCH_TO]:
-        # The last player gave their strongest card, so held nothing above it but the card
-        # given back, which they keep until a card of its rank is played.
-        if given < 0:
-            return state[EXCH_FROM], received, -1, 0, 0
-        fewest = 1 if state[GONE + given] == 0 else 0
-        most = 1 if given > received else SUITS
-        return state[EXCH_FROM], received, given, fewest, most
-    if player == state[EXCH_FROM]:
-        # The Président keeps the card received unless it was given straight back or a card
-        # of its rank has been played since.
-        fewest = 1 if state[GONE + received] == 0 and given != received else 0
-        return state[EXCH_TO], NUM_RANKS - 1, received, fewest, SUITS
-    return -1, NUM_RANKS - 1, -1, 0, 0
+    bounded = -1
+    for i in range(count):
+        p = hidden[i]
+        for r in range(NUM_RANKS):
+            offset[i, r] = played_count(state, p, r)
+        if received >= 0 and player == state[EXCH_TO] and p == state[EXCH_FROM]:
+            bounded = i
+            offset[i, received] += 1
+            if given >= 0:
+                offset[i, given] -= 1
+        if received >= 0 and player == state[EXCH_FROM] and p == state[EXCH_TO]:
+            offset[i, received] -= 1
+            if given >= 0:
+                offset[i, given] += 1
+        for r in range(NUM_RANKS):
+            low[i, r] = max(0, -offset[i, r])
+            high[i, r] = min(SUITS, unseen[r], sizes[i])
+            if i == bounded:
+                if r > received:  # dealt none: h = -offset, impossible if offset > 0
+                    high[i, r] = min(high[i, r], -offset[i, r])
+                elif r == received:
+                    low[i, r] = max(low[i, r], 1 - offset[i, r])
+    return bounded
 
 
 @nb.njit(cache=True)
-def _deal_exchange_party(world, unseen, party, size, highest, known, fewest, most):
-    """Deal ``party`` ``size`` cards uniformly among the hands allowed by the exchange.
-
-    First the number of cards of rank ``known`` is drawn with the weight of the hands that
-    hold that many (a product of binomials), then the rest come from the freely allowed
-    ranks, which makes every allowed hand equally likely.
-    """
-    allowed = np.zeros(NUM_RANKS, dtype=np.int64)
-    free = 0
-    for r in range(highest + 1):
-        if r != known:
-            allowed[r] = 1
-            free += unseen[r]
-    count = 0
-    if known >= 0:
-        top = min(most, unseen[known], size)
-        total = 0.0
-        for c in range(fewest, top + 1):
-            total += _binomial(unseen[known], c) * _binomial(free, size - c)
-        target = rng_below(world, _WEIGHT_STEPS) / _WEIGHT_STEPS * total
-        count = fewest
-        target -= _binomial(unseen[known], count) * _binomial(free, size - count)
-        while target >= 0.0 and count < top:
-            count += 1
-            target -= _binomial(unseen[known], count) * _binomial(free, size - count)
-        world[HAND + party * NUM_RANKS + known] += count
-        unseen[known] -= count
-    _deal_unseen(world, unseen, allowed, party, size - count)
+def _ratio_bound(offset, low, high, count):
+    """The largest value of the product over hidden players and ranks of h! / (h + offset)!
+    (the target's weight over the proposal's) allowed by the bounds."""
+    bound = 1.0
+    for i in range(count):
+        for r in range(NUM_RANKS):
+            if high[i, r] < low[i, r]:
+                continue
+            if offset[i, r] >= 0:
+                bound *= _factorial(low[i, r]) / _factorial(low[i, r] + offset[i, r])
+            else:  # offset -1: h! / (h - 1)! = h, largest at the upper bound
+                bound *= high[i, r]
+    return bound
 
 
 @nb.njit(cache=True)
-def sample_world(state, player, seed, world):
-    """Write into ``world`` a full state ``player`` cannot tell apart from ``state``.
+def _rejection_draw(world, unseen, hidden, count, sizes, offset, low, high, bounded, hands):
+    """One proposal (uniform over distinct cards, the bounded hand dealt first within its
+    allowed ranks), accepted with probability target / (proposal * bound). Writes ``hands``
+    and returns True when accepted."""
+    left = unseen.copy()
+    for i in range(count):
+        for r in range(NUM_RANKS):
+            hands[i, r] = 0
+    allowed = np.ones(NUM_RANKS, dtype=np.int64)
+    order = np.arange(count)
+    if bounded >= 0:
+        order[0], order[bounded] = bounded, 0
+    for j in range(count):
+        i = order[j]
+        for r in range(NUM_RANKS):
+            allowed[r] = 1 if (j > 0 or bounded < 0 or high[i, r] > 0) else 0
+        base = HAND + hidden[i] * NUM_RANKS
+        for r in range(NUM_RANKS):
+            world[base + r] = 0
+        if not _deal_unseen(world, left, allowed, hidden[i], sizes[i]):
+            return False
+        for r in range(NUM_RANKS):
+            hands[i, r] = world[base + r]
+    ratio = 1.0
+    for i in range(count):
+        for r in range(NUM_RANKS):
+            h = hands[i, r]
+            if h < low[i, r] or h > high[i, r]:
+                return False
+            ratio *= _factorial(h) / _factorial(h + offset[i, r])
+    return _uniform(world) * _ratio_bound(offset, low, high, count) < ratio
 
-    Kept: ``player``'s hand and everything public (cards played, hand sizes, places,
-    seating, the trick, scores). The other players' hands are re-dealt uniformly from the
-    cards ``player`` has not seen, with their sizes kept, among the deals consistent with
-    this manche's exchange when ``player`` took part in it: the Président knows the last
-    player held nothing above the card they gave (except the card given back, which they
-    hold while no card of its rank has been played); the last player knows the Président
-    holds the card received while no card of its rank has been played (unless it was given
-    straight back). The world's RNG is re-seeded from ``seed`` so later deals are unknown,
-    and the shuffle scratch and the true seed, which would reveal the deal, are cleared; a
-    player outside the exchange gets a world with the exchanged ranks forgotten.
 
-    Not enforced: inferences from the play history (who played which cards, who passed
-    with a playable hand), which the state does not record, and the exchanges of earlier
-    manches (the cards have been re-dealt since).
+@nb.njit(cache=True)
+def _compositions(unseen_r, r, count, low, high):
+    """Every way (h_0..h_count-1) to split ``unseen_r`` cards of rank r within the bounds."""
+    total = 1
+    for _ in range(count):
+        total *= SUITS + 1
+    out = np.zeros((total, max(count, 1)), dtype=np.int64)
+    found = 0
+    h = np.zeros(max(count, 1), dtype=np.int64)
+    for code in range(total):
+        rest = code
+        ok = True
+        s = 0
+        for i in range(count):
+            h[i] = rest % (SUITS + 1)
+            rest //= SUITS + 1
+            s += h[i]
+            if h[i] < low[i, r] or h[i] > high[i, r]:
+                ok = False
+        if ok and s == unseen_r:
+            out[found, :] = h
+            found += 1
+    return out[:found]
+
+
+@nb.njit(cache=True)
+def _weight(h, offset, extra):
+    """A hidden hand's factor for one rank: 1 / (h + offset)!, times (h + offset + extra)
+    when ``extra`` >= 0 (the outsider's give-back factor), 0 when negative."""
+    dealt = h + offset
+    if dealt < 0:
+        return 0.0
+    weight = 1.0 / _factorial(dealt)
+    if extra >= 0:
+        weight *= dealt + extra
+    return weight
+
+
+@nb.njit(cache=True)
+def _exact_draw(world, unseen, count, sizes, offset, low, high, hands, extra, sample):
+    """Dynamic programming over ranks, the state being the cards each hidden player still
+    has to receive: returns the total weight of the consistent deals and, if ``sample``,
+    draws one into ``hands`` exactly. ``extra[i, r] >= 0`` multiplies a factor by
+    (dealt + extra) (see :func:`_weight`)."""
+    stride = np.ones(max(count, 1), dtype=np.int64)
+    states = 1
+    for i in range(count):
+        stride[i] = states
+        states *= sizes[i] + 1
+    table = np.zeros((NUM_RANKS + 1, states))
+    table[NUM_RANKS, 0] = 1.0
+    capacity = np.zeros(max(count, 1), dtype=np.int64)
+    for r in range(NUM_RANKS - 1, -1, -1):
+        comps = _compositions(unseen[r], r, count, low, high)
+        weights = np.ones(comps.shape[0])
+        for c in range(comps.shape[0]):
+            for i in range(count):
+                weights[c] *= _weight(comps[c, i], offset[i, r], extra[i, r])
+        for index in range(states):
+            rest = index
+            for i in range(count):
+                capacity[i] = rest % (sizes[i] + 1)
+                rest //= sizes[i] + 1
+            total = 0.0
+            for c in range(comps.shape[0]):
+                fits = True
+                shift = 0
+                for i in range(count):
+                    if comps[c, i] > capacity[i]:
+                        fits = False
+                    shift += comps[c, i] * stride[i]
+                if fits:
+                    total += weights[c] * table[r + 1, index - shift]
+            table[r, index] = total
+    index = 0
+    for i in range(count):
+        index += sizes[i] * stride[i]
+    total = table[0, index]
+    if total <= 0.0 or not sample:
+        return total
+    for r in range(NUM_RANKS):
+        comps = _compositions(unseen[r], r, count, low, high)
+        rest = index
+        for i in range(count):
+            capacity[i] = rest % (sizes[i] + 1)
+            rest //= sizes[i] + 1
+        target = _uniform(world) * table[r, index]
+        chosen = -1
+        for c in range(comps.shape[0]):
+            fits = True
+            shift = 0
+            weight = 1.0
+            for i in range(count):
+                if comps[c, i] > capacity[i]:
+                    fits = False
+                shift += comps[c, i] * stride[i]
+                weight *= _weight(comps[c, i], offset[i, r], extra[i, r])
+            if fits and weight * table[r + 1, index - shift] > 0.0:
+                chosen = c
+                target -= weight * table[r + 1, index - shift]
+                if target < 0.0:
+                    break
+        for i in range(count):
+            hands[i, r] = comps[chosen, i]
+            index -= comps[chosen, i] * stride[i]
+    return total
+
+
+@nb.njit(cache=True)
+def _exchange_weights(hands, offset, ia, il, pending, weights):
+    """For a seat outside the exchange: the weight of each exchange (received R, given G)
+    with the hidden hands ``hands``, over their weight with no exchange (the plays alone).
+
+    With y = what the last player holds + played and z the same for the Président, undoing
+    the exchange changes four factors 1 / D!, and a uniformly chosen give-back weighs the
+    Président's cards of rank G after receiving. For G != R this is z_R * y_G / (y_R + 1),
+    for G == R it is z_R + 1; the last player must have been dealt nothing above R and at
+    least one R. ``pending``: the give-back is still to come (only R, weight z_R / (y_R + 1)).
+    Returns the total; ``weights[R, G]`` (column 0 when pending) holds each term.
     """
+    total = 0.0
+    weights[:, :] = 0.0
+    top = -1
+    second = -1
+    for r in range(NUM_RANKS):
+        if hands[il, r] + offset[il, r] > 0:
+            second = top
+            top = r
+    for big in range(NUM_RANKS):
+        z = hands[ia, big] + offset[ia, big]
+        y = hands[il, big] + offset[il, big]
+        if pending:
+            if z >= 1 and big >= top:
+                weights[big, 0] = z / (y + 1.0)
+                total += weights[big, 0]
+            continue
+        for g in range(NUM_RANKS):
+            yg = hands[il, g] + offset[il, g]
+            if g == big:
+                # dealt = now + played; at least one R, nothing above
+                if y >= 1 and big >= top:
+                    weights[big, g] = z + 1.0
+            elif z >= 1 and yg >= 1:
+                # nothing above R once the card given back is taken out
+                highest = top
+                if g == top and yg == 1:
+                    highest = second
+                if big >= highest:
+                    weights[big, g] = z * yg / (y + 1.0)
+            total += weights[big, g]
+    return total
+
+
+@nb.njit(cache=True)
+def _outsider_exact(world, unseen, count, sizes, offset, low, high, hands, ia, il, pending):
+    """The exact draw for a seat outside the exchange: every exchange (R, G) weighed by the
+    dynamic programming with the exchange undone, one chosen, then the hands drawn for it.
+    Returns (R, G)."""
+    off = np.zeros((MAX_PLAYERS, NUM_RANKS), dtype=np.int64)
+    lo = np.zeros((MAX_PLAYERS, NUM_RANKS), dtype=np.int64)
+    extra = np.full((MAX_PLAYERS, NUM_RANKS), -1, dtype=np.int64)
+    totals = np.zeros((NUM_RANKS, NUM_RANKS))
+    grand = 0.0
+    last_big = -1
+    last_g = -1
+    for stage in range(3):
+        target = _uniform(world) * grand
+        for big in range(NUM_RANKS):
+            for g in range(NUM_RANKS if not pending else 1):
+                if stage > 0 and totals[big, g] <= 0.0:
+                    continue
+                if stage == 2 and (big != last_big or g != last_g):
+                    continue
+                off[:, :] = offset
+                lo[:, :] = low
+                hi = high.copy()
+                extra[:, :] = -1
+                off[il, big] += 1
+                off[ia, big] -= 1
+                if not pending:
+                    off[il, g] -= 1
+                    off[ia, g] += 1
+                    extra[ia, g] = 1 if g == big else 0
+                for r in range(NUM_RANKS):
+                    lo[ia, r] = max(lo[ia, r], -off[ia, r])
+                    lo[il, r] = max(lo[il, r], -off[il, r])
+                    if r > big:  # dealt none: h = -offset, impossible if offset > 0
+                        hi[il, r] = min(hi[il, r], -off[il, r])
+                    elif r == big:
+                        lo[il, r] = max(lo[il, r], 1 - off[il, r])
+                if stage == 0:
+                    totals[big, g] = _exact_draw(
+                        world, unseen, count, sizes, off, lo, hi, hands, extra, False
+                    )
+                    grand += totals[big, g]
+                    continue
+                last_big = big
+                last_g = g
+                target -= totals[big, g]
+                if target < 0.0 or stage == 2:  # stage 2: rounding left the last one
+                    _exact_draw(world, unseen, count, sizes, off, lo, hi, hands, extra, True)
+                    return big, (-1 if pending else g)
+        if grand <= 0.0:
+            break
+    return -1, -1
+
+
+@nb.njit(cache=True)
+def draw_world(state, player, seed, world, tries):
+    """``sample_world`` with the number of rejection draws to try before the exact fallback
+    (0: the dynamic programming only; tests check both paths)."""
     world[:] = state
     rng_seed(world, seed)
     write_seed(world, seed)
-    world[DECK : DECK + NUM_CARDS] = 0
     n = state[HDR_NUM_PLAYERS]
     unseen = np.empty(NUM_RANKS, dtype=np.int64)
     for r in range(NUM_RANKS):
         unseen[r] = SUITS - state[GONE + r] - state[HAND + player * NUM_RANKS + r]
+    hidden = np.zeros(MAX_PLAYERS, dtype=np.int64)
     sizes = np.zeros(MAX_PLAYERS, dtype=np.int64)
+    count = 0
+    ia = -1
+    il = -1
     for p in range(n):
         if p != player:
-            sizes[p] = _hand_size(state, p)
-            world[HAND + p * NUM_RANKS : HAND + (p + 1) * NUM_RANKS] = 0
-    party, highest, known, fewest, most = _exchange_knowledge(state, player)
-    if party >= 0:
-        _deal_exchange_party(world, unseen, party, sizes[party], highest, known, fewest, most)
-        sizes[party] = 0
-    else:
-        world[EXCH_RECEIVED] = -1
-        world[EXCH_GIVEN] = -1
-    every_rank = np.ones(NUM_RANKS, dtype=np.int64)
-    for p in range(n):
-        _deal_unseen(world, unseen, every_rank, p, sizes[p])
+            if p == state[EXCH_TO]:
+                ia = count
+            if p == state[EXCH_FROM]:
+                il = count
+            hidden[count] = p
+            sizes[count] = _hand_size(state, p)
+            count += 1
+    # A seat outside an exchange that took place draws the exchange too.
+    outsider = state[EXCH_RECEIVED] >= 0 and ia >= 0 and il >= 0
+    pending = state[PHASE] == PHASE_GIVE_BACK
+    offset = np.zeros((MAX_PLAYERS, NUM_RANKS), dtype=np.int64)
+    low = np.zeros((MAX_PLAYERS, NUM_RANKS), dtype=np.int64)
+    high = np.zeros((MAX_PLAYERS, NUM_RANKS), dtype=np.int64)
+    bounded = _knowledge(state, player, hidden, count, unseen, sizes, offset, low, high)
+    hands = np.zeros((MAX_PLAYERS, NUM_RANKS), dtype=np.int64)
+    no_extra = np.full((MAX_PLAYERS, NUM_RANKS), -1, dtype=np.int64)
+    exchange = np.zeros((NUM_RANKS, NUM_RANKS))
+    big = -1
+    small = -1
+    accepted = False
+    bound = 0.0
+    if outsider:
+        # bound on the exchange weights: z_R <= m_A, y_G <= m_L summed (see _exchange_weights)
+        m_a = 0
+        m_l = 0
+        for r in range(NUM_RANKS):
+            m_a += offset[ia, r]
+            m_l += offset[il, r]
+        m_a += sizes[ia]
+        m_l += sizes[il]
+        bound = 1.0 * (m_a if pending else m_a * m_l + m_a + NUM_RANKS)
+    for _ in range(tries):
+        if not _rejection_draw(
+            world, unseen, hidden, count, sizes, offset, low, high, bounded, hands
+        ):
+            continue
+        if not outsider:
+            accepted = True
+            break
+        total = _exchange_weights(hands, offset, ia, il, pending, exchange)
+        if _uniform(world) * bound < total:
+            target = _uniform(world) * total
+            for r in range(NUM_RANKS):
+                for g in range(NUM_RANKS):
+                    if exchange[r, g] > 0.0 and target >= 0.0:
+                        target -= exchange[r, g]
+                        big = r  # the last positive one stands if rounding leaves target >= 0
+                        small = -1 if pending else g
+            accepted = True
+            break
+    if not accepted:
+        if outsider:
+            big, small = _outsider_exact(
+                world, unseen, count, sizes, offset, low, high, hands, ia, il, pending
+            )
+            accepted = big >= 0
+        else:
+            accepted = (
+                _exact_draw(world, unseen, count, sizes, offset, low, high, hands, no_extra, True)
+                > 0.0
+            )
+    if outsider and accepted:
+        world[EXCH_RECEIVED] = big
+        world[EXCH_GIVEN] = small
+    for i in range(count):
+        base = HAND + hidden[i] * NUM_RANKS
+        for r in range(NUM_RANKS):
+            world[base + r] = hands[i, r] if accepted else state[base + r]
+
+
+@nb.njit(cache=True)
+def sample_world(state, player, seed, world):
+    """Write into ``world`` a full state drawn uniformly among those ``player`` cannot tell
+    apart from ``state`` (docs/president.md, "What a seat knows (sample_world)").
+
+    Kept: ``player``'s hand and everything public (cards played and by whom, hand sizes,
+    places, seating, the trick, scores), and the exchanged ranks if ``player`` took part in
+    this manche's exchange. The other hands are drawn with the weight of the distinct-card
+    deals behind them (see the comment above), by rejection from a uniform re-deal of the
+    unseen cards, with an exact dynamic-programming fallback after ``_MAX_TRIES`` draws, so
+    the draw is exact either way. A seat outside the exchange draws the exchange too (the
+    rank received and, with the give-back taken as a uniformly chosen card of the
+    Président's, the rank given back), which the world's exchange slots then hold. The
+    world's RNG is re-seeded from ``seed`` so later deals are unknown.
+    """
+    draw_world(state, player, seed, world, _MAX_TRIES)

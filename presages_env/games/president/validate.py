@@ -9,21 +9,22 @@ here, the first bad slot is reported by its layout name:
 - ranges: options; card counts 0..4; seating, places, scores, manche, exchange and dealer
   slots; unused entries of the ``MAX_PLAYERS``-sized arrays hold what ``reset`` writes
   (``HAND``/``PASSED``/``PLACE``/``SCORE`` 0, ``LAST_PLACE`` -1, the seating the identity);
-- cards: hands plus ``GONE`` hold exactly 4 of each rank; ``DECK`` (shuffle scratch, always
-  rewritten before it is read) holds the 52-card deck, or zeros in a search world;
+- cards: hands plus ``GONE`` hold exactly 4 of each rank; the play record ``PLAYED_BY``
+  (``DECK`` after the deal) names a player or -1 for each card gone, -1 beyond;
 - seating: ``PLAYER_AT_SEAT`` is a permutation and ``SEAT_OF`` its inverse; the identity in
   the first manche; afterwards the previous manche's finishing order (``LAST_PLACE``), the
   last player dealt (``DEALER``) and the exchange parties are the last player and the
-  Président; hands never exceed what the Président-first deal gave their seat;
+  Président; hands never exceed what the Président-first deal gave their seat (exactly
+  that at the give-back, unless a set-up set cards aside);
 - places: the players out hold places ``0..NUM_OUT-1`` once each and no card, the others
   hold cards (a finished match: every place given, only the last player holds cards);
   ``LAST_PLACE``, ``SCORE`` (3 points a manche, ``MANCHE`` manches played) agree with them;
-- phase: the give-back is a freshly dealt manche (nothing played, exact hand sizes) with
-  the Président to act; the exchange slots match the phase, and the last player's hand
-  obeys the exchange (nothing above the card given but the card given back) as does the
-  Président's (holds the card received while none of its rank is played), which
-  ``sample_world`` relies on; a search world dealt for a player outside the exchange
-  forgets it (``EXCH_RECEIVED = -1``) and is accepted;
+- phase: the give-back is a freshly dealt manche (nothing played, exact hand sizes unless
+  a set-up set cards aside) with the Président to act; the exchange slots match the phase,
+  and undoing the plays (the play record) and the exchange leaves dealt hands with no
+  negative count, the last player's with nothing above the card given and at least that
+  card, which ``sample_world`` relies on; ``EXCH_RECEIVED = -1`` in a later manche (a world
+  from the earlier sampler, which forgot the exchange for a player outside it) is accepted;
 - trick: ``TOP_RANK``/``TOP_COUNT`` empty together; a play to beat has been played by
   ``TOP_PLAYER``, who is a holder or the last player out; ``PASSED`` marks exactly the
   ``PASSES`` holders after ``TOP_PLAYER`` in turn order, and the seat to act is the next
@@ -117,7 +118,7 @@ class _PresidentCheck:
         self.received = r.one("EXCH_RECEIVED", k.EXCH_RECEIVED, -1, NUM_RANKS - 1)
         self.given = r.one("EXCH_GIVEN", k.EXCH_GIVEN, -1, NUM_RANKS - 1)
         self.dealer = r.one("DEALER", k.DEALER, 0, n - 1)
-        self.deck = r.many("DECK", k.DECK, NUM_CARDS, 0, NUM_RANKS - 1)
+        self.played_by = r.many("PLAYED_BY", k.PLAYED_BY, NUM_CARDS, -1, n - 1)
 
     def _per_player(
         self, name: str, offset: int, low: int, high: int, unused: int | None
@@ -146,13 +147,20 @@ class _PresidentCheck:
                 self.gone[rank],
                 f"the hands hold {held} cards of this rank: hands and GONE must hold {SUITS}",
             )
-        counts = [self.deck.count(rank) for rank in range(NUM_RANKS)]
-        self.r.require(
-            counts == [SUITS] * NUM_RANKS or counts[0] == NUM_CARDS,
-            "DECK",
-            counts,
-            f"must hold {SUITS} cards of each rank (the last deal) or only zeros (a search world)",
-        )
+        self.played = [[0] * NUM_RANKS for _ in range(self.n)]
+        for rank in range(NUM_RANKS):
+            for j in range(SUITS):
+                who = self.played_by[rank * SUITS + j]
+                if j >= self.gone[rank]:
+                    self.r.require(
+                        who == -1,
+                        f"PLAYED_BY[{rank * SUITS + j}]",
+                        who,
+                        f"GONE[{rank}] = {self.gone[rank]}: a card not gone has no player",
+                    )
+                elif who >= 0:
+                    self.played[who][rank] += 1
+        self.anything_played = any(any(row) for row in self.played)
 
     # ---- seating ------------------------------------------------------------------------
     def seating(self) -> None:
@@ -254,8 +262,9 @@ class _PresidentCheck:
             dealt = deal_size(self.n, seat)
             if self.phase == k.PHASE_GIVE_BACK:
                 dealt += 1 if seat == 0 else (-1 if seat == self.n - 1 else 0)
-                ok = self.sizes[player] == dealt
-                why = f"at the give-back, seat {seat} holds {dealt} cards"
+                set_aside = sum(self.gone) > 0
+                ok = self.sizes[player] <= dealt if set_aside else self.sizes[player] == dealt
+                why = f"at the give-back, seat {seat} holds {dealt} cards (fewer if set aside)"
             else:
                 ok = self.sizes[player] <= dealt
                 why = f"seat {seat} was dealt {dealt} cards and got none since"
@@ -266,8 +275,8 @@ class _PresidentCheck:
         """From the second manche on, the last player gave the Président their strongest
         card, and the Président gives one back before play.
 
-        ``EXCH_RECEIVED = -1`` then marks a search world dealt for a player outside the
-        exchange, which forgets it (``sample_world``); its give-back may have been played
+        ``EXCH_RECEIVED = -1`` then marks a world from the earlier ``sample_world``, which
+        forgot the exchange for a player outside it; its give-back may have been played
         since, so ``EXCH_GIVEN`` is free there.
         """
         if not self._later_manche():
@@ -306,32 +315,27 @@ class _PresidentCheck:
         self._equal("TOP_PLAYER", k.TOP_PLAYER, NO_ONE, "nothing is played before the give-back")
 
     def _check_exchanged_hands(self) -> None:
-        """What the two parties' hands still show of the exchange (``sample_world`` deals
-        within these bounds and needs them to hold)."""
+        """Undoing the plays and the exchange leaves dealt hands without a negative count,
+        the last player's with nothing above the card given (``sample_world`` deals within
+        these bounds and needs them to hold)."""
         received, given = self.received, self.given
-        last_hand, president_hand = self.hands[self.exch_from], self.hands[self.exch_to]
-        for rank in range(received + 1, NUM_RANKS):
-            most = 1 if rank == given else 0
-            self.r.require(
-                last_hand[rank] <= most,
-                f"HAND[{self.exch_from}][{rank}]",
-                last_hand[rank],
-                f"the last player gave their strongest card ({received}) and got {given} back",
-            )
-        if given >= 0 and self.gone[given] == 0:
-            self.r.require(
-                last_hand[given] >= 1,
-                f"HAND[{self.exch_from}][{given}]",
-                last_hand[given],
-                "the last player keeps the card given back while none of its rank is played",
-            )
-        if given != received and self.gone[received] == 0:
-            self.r.require(
-                president_hand[received] >= 1,
-                f"HAND[{self.exch_to}][{received}]",
-                president_hand[received],
-                "the Président keeps the card received while none of its rank is played",
-            )
+        for party in (self.exch_from, self.exch_to):
+            sign = 1 if party == self.exch_from else -1
+            for rank in range(NUM_RANKS):
+                dealt = self.hands[party][rank] + self.played[party][rank]
+                dealt += sign * ((1 if rank == received else 0) - (1 if rank == given else 0))
+                if party == self.exch_from and rank > received:
+                    ok, why = dealt == 0, f"the last player gave their strongest card ({received})"
+                else:
+                    ok, why = dealt >= 0, "undoing the plays and the exchange leaves a card count"
+                if party == self.exch_from and rank == received:
+                    ok, why = dealt >= 1, f"the last player was dealt the card given ({received})"
+                self.r.require(
+                    ok,
+                    f"HAND[{party}][{rank}]",
+                    self.hands[party][rank],
+                    f"{why} (given back: {given}, played: {self.played[party][rank]})",
+                )
 
     # ---- the trick and the seat to act ---------------------------------------------------
     def trick(self) -> None:
@@ -402,7 +406,12 @@ class _PresidentCheck:
         self._equal("TOP_RANK", k.TOP_RANK, -1, "nothing is played yet (TOP_PLAYER = -1)")
         self._equal("NUM_OUT", k.NUM_OUT, 0, "nothing is played yet (TOP_PLAYER = -1)")
         if self._later_manche():
-            self.r.zeros("GONE", k.GONE, NUM_RANKS)
+            self.r.require(
+                not self.anything_played,
+                "PLAYED_BY",
+                self.played_by,
+                "nothing is played yet (TOP_PLAYER = -1): only set-aside cards are gone",
+            )
             self._equal("HDR_CURRENT", HDR_CURRENT, self.at_seat[0], "the Président leads")
 
     def _check_lead(self) -> None:
