@@ -42,7 +42,7 @@ class PresidentGame(Game):
     default_players = 4
     Options = PresidentOptions
     state_dtype = k.STATE_DTYPE
-    layout_version = 2
+    layout_version = 3  # 3: the deal scratch becomes the play record (PLAYED_BY)
     kernel = k
     validator = v
     viewer = view
