@@ -125,6 +125,8 @@ from presages_env.games.res_arcana.layout import (
     MAX_PLAYERS,
     MON_DECK,
     MON_DECK_SIZE,
+    MON_GROUP,
+    MON_GROUP_MASK,
     MON_KNOWN,
     NO_COMPONENT,
     NO_DISCOUNT,
@@ -138,6 +140,7 @@ from presages_env.games.res_arcana.layout import (
     PASSED,
     POOL,
     SEEN,
+    SEEN_BY_OWNER,
     SETUP_K,
     ST_COST_TARGET,
     ST_COST_X,
@@ -193,6 +196,7 @@ from presages_env.games.res_arcana.tableau import (
     count_at,
     destroy,
     draw,
+    lose_monument_order,
     owns_in_play,
     passive_discounts,
     put_in_play,
@@ -626,15 +630,18 @@ def look(state, seat, action):
         state[KNOWN_TOP + seat] = count
         base = DECK + seat * DECK_CAP + state[DECK_SIZE + seat]
         for i in range(count):
-            state[SEEN + state[base - 1 - i]] = 1
+            card = state[base - 1 - i]
+            state[SEEN + card] = max(state[SEEN + card], SEEN_BY_OWNER)
         state[LOOK_DECK] = LOOK_OWN
     else:
         count = min(LOOK_DEPTH, state[MON_DECK_SIZE])
-        state[MON_KNOWN + seat] = count
         if count >= 2:  # the others cannot tell whether the order changed
             for s in range(MAX_PLAYERS):
                 if s != seat:
-                    state[MON_KNOWN + s] = 0
+                    lose_monument_order(state, s, count)
+        state[MON_KNOWN + seat] = count
+        state[MON_GROUP + seat] = 0
+        state[MON_GROUP_MASK + seat] = 0
         state[LOOK_DECK] = LOOK_MONUMENTS
     state[LOOK_COUNT] = count
     state[ACT_STAGE] = ST_EFFECT_2
