@@ -315,6 +315,14 @@ def target_scan(state):
 
 
 @nb.njit(cache=True)
+def hides_a_hand(state):
+    """Placing a dragon from hand with none placeable is still asked of a seat holding cards:
+    skipping the question would tell its rivals it holds no dragon it can place."""
+    seat = state[TGT_PLAYER]
+    return state[TGT_KIND] == TK_PLACE_HAND_DRAGON and count_at(state, seat, LOC_HAND) > 0
+
+
+@nb.njit(cache=True)
 def start_target(state, kind, seat, cursor):
     state[TGT_ACTIVE] = 1
     state[TGT_KIND] = kind
@@ -635,10 +643,6 @@ def look(state, seat, action):
         state[LOOK_DECK] = LOOK_OWN
     else:
         count = min(LOOK_DEPTH, state[MON_DECK_SIZE])
-        if count >= 2:  # the others cannot tell whether the order changed
-            for s in range(MAX_PLAYERS):
-                if s != seat:
-                    lose_monument_order(state, s, count)
         state[MON_KNOWN + seat] = count
         state[MON_GROUP + seat] = 0
         state[MON_GROUP_MASK + seat] = 0
@@ -653,6 +657,9 @@ def reorder(state, seat, order):
         base = DECK + seat * DECK_CAP
         reorder_top(state, base, state[DECK_SIZE + seat], state[LOOK_COUNT], order)
     else:
+        for s in range(MAX_PLAYERS):  # the others cannot tell whether the order changed
+            if s != seat:
+                lose_monument_order(state, s, state[LOOK_COUNT])
         reorder_top(state, MON_DECK, state[MON_DECK_SIZE], state[LOOK_COUNT], order)
 
 

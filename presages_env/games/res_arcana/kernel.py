@@ -8,7 +8,8 @@ moving cards, scoring), ``effects.py`` (powers, reactions, component choices) an
 ``phases.py`` (setup, rounds, victory checks, the decision loop).
 
 ``reset``/``legal_mask``/``step``/``observe`` follow :mod:`presages_env.core.game`;
-``sample_world`` re-deals what a seat cannot see, for search and for the no-leak tests.
+``sample_world`` draws a full state uniformly among those a seat cannot tell from the real one
+(docs/res_arcana.md, "What a seat knows"), for search and for the no-leak tests.
 """
 
 import numba as nb
@@ -110,6 +111,7 @@ from presages_env.games.res_arcana.layout import (
     LOC_PLAY,
     LOOK_COUNT,
     LOOK_DECK,
+    LOOK_OWN,
     MAGE_PICK,
     MAX_PLAYERS,
     MON_DECK,
@@ -592,8 +594,9 @@ def _redeal_artifacts(world, state, player, n):
         size = state[DECK_SIZE + s]
         for i in range(size):
             position_class[i] = _class_of(state, player, state[base + i])
-        if s != player:
-            top = state[KNOWN_TOP + s]
+        reordering = state[NODE] == NODE_REORDER and state[LOOK_DECK] == LOOK_OWN
+        if s != player and not (reordering and state[HDR_CURRENT] == s):
+            top = state[KNOWN_TOP + s]  # it looked at them and may have reordered them
             rng_shuffle(world, position_class[size - top : size], top)
         for i in range(size):
             k = position_class[i]

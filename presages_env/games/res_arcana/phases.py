@@ -61,6 +61,7 @@ from presages_env.games.res_arcana.effects import (
     declinable,
     discard_from_hand,
     end_target,
+    hides_a_hand,
     look,
     pay_x,
     react,
@@ -176,6 +177,7 @@ from presages_env.games.res_arcana.layout import (
     POOL,
     ROUND,
     SEEN,
+    SEEN_BY_ALL,
     SEEN_BY_OWNER,
     SETUP_K,
     SPENT,
@@ -324,10 +326,10 @@ def _deal_starter_sets(state, n):
     for s in range(n):
         for c in range(NUM_COMPONENTS):
             if STARTER_SET[c] == sets[s]:
-                if c < NUM_ARTIFACTS:
+                if c < NUM_ARTIFACTS:  # the set's number is printed: everyone knows them
                     state[LOC + c] = LOC_HAND
                     state[OWNER + c] = s
-                    state[SEEN + c] = 1
+                    state[SEEN + c] = SEEN_BY_ALL
                 else:
                     put_in_play(state, c, s)
     rest = np.empty(NUM_ARTIFACTS, dtype=np.int64)
@@ -687,7 +689,7 @@ def _run_engines(state):
     if state[TGT_ACTIVE]:
         count, last = target_scan(state)
         if declinable(state[TGT_KIND]):
-            if count == 0:
+            if count == 0 and not hides_a_hand(state):
                 apply_target(state, NO_COMPONENT)
                 return CONTINUE
         elif count <= 1:  # no choice: the only one, or nothing to do (decision 9)
