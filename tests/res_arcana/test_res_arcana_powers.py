@@ -287,6 +287,9 @@ def test_cursed_skull_puts_3_essences_but_no_life_or_gold_on_itself():
 def test_dragon_egg_may_be_destroyed_with_no_dragon_to_place():
     state = position(in_play=[["Dragon Egg"], []], hands=[["Hawk"], []])
     play(state, power("Dragon Egg"))
+    # still asked (only DONE is legal): skipping would tell the rivals no dragon is in hand
+    assert legal(state) == {DONE}
+    play(state, DONE)
     assert discard_pile(state, 0) == ["Dragon Egg"] and hand(state, 0) == ["Hawk"]
 
 

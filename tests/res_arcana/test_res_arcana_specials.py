@@ -11,6 +11,7 @@ from presages_env.games.res_arcana.game import (
     DONE,
     LOOK_OWN_DECK,
     claim_monument,
+    current_seat,
     deck,
     discard_pile,
     display,
@@ -54,8 +55,14 @@ def test_obelisk_gains_6_non_gold_chosen_before_the_display_is_refilled():
 
 def test_dragon_teeth_may_be_used_with_no_dragon_in_hand():
     state = position(in_play=[["Dragon Teeth"], []], hands=[["Hawk"], []], pools=["3E", ""])
-    play(state, power("Dragon Teeth", 1))
+    play(state, power("Dragon Teeth", 1), DONE)  # asked: the hand's content is hidden
     assert hand(state, 0) == ["Hawk"] and pool(state, 0)["E"] == 0
+
+
+def test_placing_from_an_empty_hand_is_not_asked():
+    state = position(in_play=[["Dragon Teeth"], []], pools=["3E", ""])
+    play(state, power("Dragon Teeth", 1))
+    assert node_name(state) == "ACTION" and current_seat(state) == 1
 
 
 def test_sorcerers_bestiary_places_nothing_when_no_dragon_is_affordable():

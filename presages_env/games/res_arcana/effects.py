@@ -146,6 +146,8 @@ from presages_env.games.res_arcana.layout import (
     MAX_PLAYERS,
     MON_DECK,
     MON_DECK_SIZE,
+    MON_GROUP,
+    MON_GROUP_MASK,
     MON_KNOWN,
     NO_COMPONENT,
     NO_DISCOUNT,
@@ -159,6 +161,7 @@ from presages_env.games.res_arcana.layout import (
     PASSED,
     POOL,
     SEEN,
+    SEEN_BY_OWNER,
     SETUP_K,
     ST_COST_TARGET,
     ST_COST_X,
@@ -214,6 +217,7 @@ from presages_env.games.res_arcana.tableau import (
     count_at,
     destroy,
     draw,
+    lose_monument_order,
     owns_in_play,
     passive_discounts,
     put_in_play,
@@ -329,6 +333,14 @@ def target_scan(state):
             count += 1
             last = c
     return count, last
+
+
+@nb.njit(cache=True)
+def hides_a_hand(state):
+    """Placing a dragon from hand with none placeable is still asked of a seat holding cards:
+    skipping the question would tell its rivals it holds no dragon it can place."""
+    seat = state[TGT_PLAYER]
+    return state[TGT_KIND] == TK_PLACE_HAND_DRAGON and count_at(state, seat, LOC_HAND) > 0
 
 
 @nb.njit(cache=True)
@@ -663,7 +675,7 @@ def look(state, seat, action, events):
         for i in range(count):
             card = state[base - 1 - i]
             emit(events, EV_SEEN, seat, seat_bit(seat), seat, DECK_OWN, i, card, 0)
-            state[SEEN + card] = 1
+            state[SEEN + card] = max(state[SEEN + card], SEEN_BY_OWNER)
         state[LOOK_DECK] = LOOK_OWN
     else:
         count = min(LOOK_DEPTH, state[MON_DECK_SIZE])
@@ -672,10 +684,8 @@ def look(state, seat, action, events):
             card = state[MON_DECK + state[MON_DECK_SIZE] - 1 - i]
             emit(events, EV_SEEN, seat, seat_bit(seat), seat, DECK_MONUMENTS, i, card, 0)
         state[MON_KNOWN + seat] = count
-        if count >= 2:  # the others cannot tell whether the order changed
-            for s in range(MAX_PLAYERS):
-                if s != seat:
-                    state[MON_KNOWN + s] = 0
+        state[MON_GROUP + seat] = 0
+        state[MON_GROUP_MASK + seat] = 0
         state[LOOK_DECK] = LOOK_MONUMENTS
     state[LOOK_COUNT] = count
     state[ACT_STAGE] = ST_EFFECT_2
@@ -692,6 +702,9 @@ def reorder(state, seat, order, events):
         base = DECK + seat * DECK_CAP
         reorder_top(state, base, state[DECK_SIZE + seat], state[LOOK_COUNT], order)
     else:
+        for s in range(MAX_PLAYERS):  # the others cannot tell whether the order changed
+            if s != seat:
+                lose_monument_order(state, s, state[LOOK_COUNT])
         reorder_top(state, MON_DECK, state[MON_DECK_SIZE], state[LOOK_COUNT], order)
 
 

@@ -778,6 +778,9 @@ def setup_position(
     phase: str = "actions",
     round_number: int = 1,
     seed: int = 0,
+    known_tops: Sequence[int] | None = None,
+    monuments_known: Sequence[int] | None = None,
+    public: Sequence[Iterable[str]] | None = None,
     **options: Any,
 ) -> np.ndarray:
     """A position at the start of a collect phase, or at a turn of the actions phase.
@@ -791,6 +794,11 @@ def setup_position(
     show the face the ``places_of_power`` option gives). ``phase``: ``"actions"`` (``to_act``
     decides, default the first seat from the first player that has not passed) or
     ``"collect"`` (from the first player). Everything not named is out of the game.
+    What the seats know, carried from earlier rounds (default nothing): ``known_tops[s]``,
+    how many top cards of its own deck seat s has looked at (at most 3);
+    ``monuments_known[s]``, how many top monuments it knows in order (at most 3);
+    ``public[s]``, cards of its hand or deck everyone knows are there (they went from its
+    face-up discard pile into its deck). Every other hidden card is unknown to the rivals.
     The position is validated; the state's RNG (later shuffles) is seeded from ``seed``.
     """
     game = ResArcanaGame()
@@ -867,6 +875,7 @@ def setup_position(
     for s in range(n):
         for e in range(cd.NUM_ESSENCES):
             state[lay.GAINED + 5 * s + e] = holdings(state, s, e)
+    _setup_knowledge(state, n, known_tops, monuments_known, public)
     if phase == "actions":
         state[lay.PHASE] = lay.PHASE_ACTIONS
         state[lay.TURN_PLAYER] = to_act
@@ -892,6 +901,22 @@ def _per_seat(values: Any, n: int, what: str) -> list:
     if isinstance(values, (str, bytes)) or not isinstance(values, Sequence) or len(values) != n:
         raise ValueError(f"{what} must give one entry per seat ({n})")
     return list(values)
+
+
+def _setup_knowledge(state, n, known_tops, monuments_known, public) -> None:
+    for s, count in enumerate(_per_seat(known_tops or [0] * n, n, "known_tops")):
+        limit = min(lay.LOOK_DEPTH, int(state[lay.DECK_SIZE + s]))
+        state[lay.KNOWN_TOP + s] = _check_range(count, f"known_tops[{s}]", 0, limit)
+    for s, count in enumerate(_per_seat(monuments_known or [0] * n, n, "monuments_known")):
+        limit = min(lay.LOOK_DEPTH, int(state[lay.MON_DECK_SIZE]))
+        state[lay.MON_KNOWN + s] = _check_range(count, f"monuments_known[{s}]", 0, limit)
+    for s, names in enumerate(_per_seat(public or [[]] * n, n, "public")):
+        for name in names:
+            c = cid_of(name)
+            where = (int(state[lay.LOC + c]), int(state[lay.OWNER + c]))
+            if where not in ((lay.LOC_HAND, s), (lay.LOC_DECK, s)):
+                raise ValueError(f"public[{s}]: {name} is not in seat {s}'s hand or deck")
+            state[lay.SEEN + c] = lay.SEEN_BY_ALL
 
 
 def _setup_monuments(state, placer, display, monument_deck, rng) -> None:

@@ -8,7 +8,8 @@ moving cards, scoring), ``effects.py`` (powers, reactions, component choices) an
 ``phases.py`` (setup, rounds, victory checks, the decision loop).
 
 ``reset``/``legal_mask``/``step``/``observe`` follow :mod:`presages_env.core.game`;
-``sample_world`` re-deals what a seat cannot see, for search and for the no-leak tests.
+``sample_world`` draws a full state uniformly among those a seat cannot tell from the real one
+(docs/res_arcana.md, "What a seat knows"), for search and for the no-leak tests.
 """
 
 import numba as nb
@@ -44,6 +45,7 @@ from presages_env.games.res_arcana.cards import (
     NUM_COMPONENTS,
     NUM_ESSENCES,
     NUM_MAGES,
+    NUM_MONUMENTS,
     NUM_PLACES,
     NUM_POWERS,
     PW_COMP,
@@ -110,10 +112,13 @@ from presages_env.games.res_arcana.layout import (
     LOC_PLAY,
     LOOK_COUNT,
     LOOK_DECK,
+    LOOK_OWN,
     MAGE_PICK,
     MAX_PLAYERS,
     MON_DECK,
     MON_DECK_SIZE,
+    MON_GROUP,
+    MON_GROUP_MASK,
     MON_KNOWN,
     NODE,
     NODE_ACTION,
@@ -175,6 +180,8 @@ from presages_env.games.res_arcana.layout import (
     SEAT_VP,
     SEAT_WINNER,
     SEEN,
+    SEEN_BY_ALL,
+    SEEN_BY_OWNER,
     STATE_SIZE,
     STATUE_USER,
     STORED,
@@ -579,44 +586,111 @@ def _hidden_to(state, player, card):
 
 
 @nb.njit(cache=True)
+def _class_of(state, player, card):
+    """What ``player`` knows of an artifact: -1 seen where it is; 1 + r for a card it cannot
+    see but knows is in rival r's hand or deck (it went there from r's face-up discard pile);
+    0 for the rest (dealt unseen, or out of the game: any of them could be any)."""
+    if not _hidden_to(state, player, card):
+        return -1
+    if state[SEEN + card] == SEEN_BY_ALL and state[LOC + card] != LOC_BOX:
+        return 1 + state[OWNER + card]
+    return 0
+
+
+@nb.njit(cache=True)
 def _redeal_artifacts(world, state, player, n):
-    """Re-deal every hidden artifact into the same places: each rival's hand size and deck
-    positions, the unseen positions of the player's own deck, the box; then shuffle the
-    player's own deck below the top cards it knows."""
-    pool = np.empty(NUM_ARTIFACTS, dtype=np.int64)
-    count = 0
+    """Re-deal every hidden artifact into a place of its class (``_class_of``): each class's
+    cards are shuffled and dealt to the places holding that class (a rival's hand keeps how
+    many of each class it holds, its deck which positions); the unknown cards also fill the
+    unseen positions of the player's own deck and the box. Within the top cards a rival looked
+    at (and may have reordered), which positions hold which class is shuffled too. Then the
+    player's own deck is shuffled below the top cards it knows."""
+    classes = MAX_PLAYERS + 1
+    cards = np.empty((classes, NUM_ARTIFACTS), dtype=np.int64)
+    count = np.zeros(classes, dtype=np.int64)
     for c in range(NUM_ARTIFACTS):
-        if _hidden_to(state, player, c):
-            pool[count] = c
-            count += 1
-    rng_shuffle(world, pool, count)
-    next_card = 0
+        k = _class_of(state, player, c)
+        if k >= 0:
+            cards[k, count[k]] = c
+            count[k] += 1
+    for k in range(classes):
+        rng_shuffle(world, cards[k], count[k])
+    used = np.zeros(classes, dtype=np.int64)
     for c in range(NUM_ARTIFACTS):
-        if _hidden_to(state, player, c) and state[LOC + c] == LOC_HAND:
-            card = pool[next_card]
-            next_card += 1
+        k = _class_of(state, player, c)
+        if k >= 0 and state[LOC + c] == LOC_HAND:
+            card = cards[k, used[k]]
+            used[k] += 1
             world[LOC + card] = LOC_HAND
             world[OWNER + card] = state[OWNER + c]
-            world[SEEN + card] = 1
+            world[SEEN + card] = state[SEEN + c]
+    position_class = np.empty(DECK_CAP, dtype=np.int64)
     for s in range(n):
         base = DECK + s * DECK_CAP
-        for i in range(state[DECK_SIZE + s]):
-            old = state[base + i]
-            if _hidden_to(state, player, old):
-                card = pool[next_card]
-                next_card += 1
-                world[base + i] = card
-                world[LOC + card] = LOC_DECK
-                world[OWNER + card] = s
-                world[SEEN + card] = state[SEEN + old]
-    for i in range(next_card, count):
-        card = pool[i]
+        size = state[DECK_SIZE + s]
+        for i in range(size):
+            position_class[i] = _class_of(state, player, state[base + i])
+        reordering = state[NODE] == NODE_REORDER and state[LOOK_DECK] == LOOK_OWN
+        if s != player and not (reordering and state[HDR_CURRENT] == s):
+            top = state[KNOWN_TOP + s]  # it looked at them and may have reordered them
+            rng_shuffle(world, position_class[size - top : size], top)
+        for i in range(size):
+            k = position_class[i]
+            if k < 0:
+                continue
+            card = cards[k, used[k]]
+            used[k] += 1
+            world[base + i] = card
+            world[LOC + card] = LOC_DECK
+            world[OWNER + card] = s
+            # a reshuffled card is public; any other keeps what the owner saw there
+            seen = min(state[SEEN + state[base + i]], SEEN_BY_OWNER)
+            world[SEEN + card] = SEEN_BY_ALL if k > 0 else seen
+    for i in range(used[0], count[0]):
+        card = cards[0, i]
         world[LOC + card] = LOC_BOX
         world[OWNER + card] = -1
         world[SEEN + card] = 0
     below = state[DECK_SIZE + player] - state[KNOWN_TOP + player]
     base = DECK + player * DECK_CAP
     rng_shuffle(world, world[base : base + below], below)
+
+
+@nb.njit(cache=True)
+def _redeal_monuments(world, state, player):
+    """The monument deck below the top ``player`` knows in order; or, if it lost that order
+    to a rival's look, its group on top holds the monuments it knows are there plus unknown
+    ones, in any order, and the rest lies below."""
+    size = state[MON_DECK_SIZE]
+    group = state[MON_GROUP + player]
+    mask = state[MON_GROUP_MASK + player]
+    if group == 0:
+        below = size - state[MON_KNOWN + player]
+        rng_shuffle(world, world[MON_DECK : MON_DECK + below], below)
+        return
+    unknown = np.empty(NUM_MONUMENTS, dtype=np.int64)
+    u = 0
+    for i in range(size):
+        m = state[MON_DECK + i]
+        if not (mask >> (m - FIRST_MONUMENT)) & 1:
+            unknown[u] = m
+            u += 1
+    rng_shuffle(world, unknown, u)
+    k = 0
+    top = size - group
+    for i in range(top):
+        world[MON_DECK + i] = unknown[k]
+        k += 1
+    j = top
+    for i in range(size):
+        m = state[MON_DECK + i]
+        if (mask >> (m - FIRST_MONUMENT)) & 1:
+            world[MON_DECK + j] = m
+            j += 1
+    for i in range(j, size):
+        world[MON_DECK + i] = unknown[k]
+        k += 1
+    rng_shuffle(world, world[MON_DECK + top : MON_DECK + size], group)
 
 
 @nb.njit(cache=True)
@@ -655,13 +729,15 @@ GLOBAL_SLOTS, GLOBAL_SIZE, global_state = bind_global_state(__name__, np.int8)
 
 @nb.njit(cache=True)
 def sample_world(state, player, seed, world):
-    """Write into ``world`` a full state ``player`` cannot tell apart from ``state``.
+    """Write into ``world`` a full state drawn uniformly among those ``player`` cannot tell
+    apart from ``state`` (docs/res_arcana.md, "What a seat knows").
 
     Re-dealt: the artifacts hidden from ``player`` (rivals' hands and decks, unseen cards of
-    its own deck, the box) into the same places, the order of its own deck below the top it
-    knows, the monument deck below the top it knows and, before the mages are revealed, the
-    rivals' dealt mages and picks. Not pinned (worlds are wider than a perfect memory, never
-    narrower): cards publicly known to have gone from a rival's discard pile into its deck.
+    its own deck, the box), each into a place of its class: cards known to have gone from a
+    rival's face-up discard pile into its deck stay in that rival's hand or deck where they
+    can be; the order of its own deck below the top it knows; the monument deck below the top
+    it knows (or around the monuments it knows are in a top group a rival reordered); before
+    the mages are revealed, the rivals' dealt mages and picks.
     """
     world[:] = state
     rng_seed(world, seed)
@@ -670,5 +746,4 @@ def sample_world(state, player, seed, world):
     _redeal_artifacts(world, state, player, n)
     if state[PHASE] == PHASE_SETUP_MAGES:
         _redeal_mages(world, state, player, n)
-    below = state[MON_DECK_SIZE] - state[MON_KNOWN + player]
-    rng_shuffle(world, world[MON_DECK : MON_DECK + below], below)
+    _redeal_monuments(world, state, player)

@@ -35,7 +35,9 @@ OWNER                  78      seat that owns it (-1 none): hand, deck, discard,
 TURNED                 78      1 = turned sideways
 STORED                 78x5    essences lying on each component
 SEEN                   40      1 = the artifact's owner knows it (0 only for the unseen deck
-                               cards of the starter-set variant)
+                               cards of the starter-set variant); 2 = everyone knows it:
+                               it went into its owner's deck from the face-up discard pile
+                               (what a rival knows of that hand or deck; see sample_world)
 DECK                   4x40    each seat's deck, bottom first (top = DECK_SIZE - 1)
 DECK_SIZE              4
 KNOWN_TOP              4       how many top cards of its own deck the seat knows (≤ 3)
@@ -65,6 +67,9 @@ CHECK_ACTIVE           1       0, CHECK_ROUND_END or CHECK_MID_ROUND
 CHECK_ASKED            1       the Golden Statue owner was asked at this check
 STATUE_USER            1       seat + 1 who used the Golden Statue at this check
 LOOK_DECK, LOOK_COUNT  2       deck looked at (LOOK_OWN / LOOK_MONUMENTS) and cards seen
+MON_GROUP              4       per seat: depth of a top group of the monument deck whose
+                               order it lost (a rival looked at and could reorder it), 0 none
+MON_GROUP_MASK         4       per seat: monuments (bit m - 58) it knows are in that group
 =====================  ======  ===============================================================
 """
 
@@ -188,6 +193,7 @@ FROM_FIRST = 0  # a component choice open to every component id
 NO_DISCOUNT = 0
 SEEN_BY_OWNER = 1
 UNSEEN = 0
+SEEN_BY_ALL = 2  # in its owner's hand or deck, known to all: it came from the discard pile
 # gain modes (GAIN_MODE)
 GAIN_MIXED = 0  # one essence per decision, any mix of the mask
 GAIN_ONE_TYPE = 1  # all of one type, one decision
@@ -260,7 +266,9 @@ CHECK_ASKED = CHECK_ACTIVE + 1
 STATUE_USER = CHECK_ASKED + 1
 LOOK_DECK = STATUE_USER + 1
 LOOK_COUNT = LOOK_DECK + 1
-STATE_SIZE = LOOK_COUNT + 1
+MON_GROUP = LOOK_COUNT + 1
+MON_GROUP_MASK = MON_GROUP + MAX_PLAYERS
+STATE_SIZE = MON_GROUP_MASK + MAX_PLAYERS
 
 # ---- actions (the same indices at every node; the mask selects) ---------------------------
 A_PLACE = 0  # place artifact a from hand (40)

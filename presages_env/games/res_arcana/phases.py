@@ -62,6 +62,7 @@ from presages_env.games.res_arcana.effects import (
     declinable,
     discard_from_hand,
     end_target,
+    hides_a_hand,
     look,
     pay_x,
     react,
@@ -197,6 +198,7 @@ from presages_env.games.res_arcana.layout import (
     POOL,
     ROUND,
     SEEN,
+    SEEN_BY_ALL,
     SEEN_BY_OWNER,
     SETUP_K,
     SPENT,
@@ -353,11 +355,11 @@ def _deal_starter_sets(state, n, events):
     for s in range(n):
         for c in range(NUM_COMPONENTS):
             if STARTER_SET[c] == sets[s]:
-                if c < NUM_ARTIFACTS:
-                    emit(events, EV_DEAL_CARD, -1, seat_bit(s), s, c, 1, 0, 0)
+                if c < NUM_ARTIFACTS:  # the set's number is printed: everyone knows them
+                    emit(events, EV_DEAL_CARD, -1, PUBLIC, s, c, 1, 0, 0)
                     state[LOC + c] = LOC_HAND
                     state[OWNER + c] = s
-                    state[SEEN + c] = 1
+                    state[SEEN + c] = SEEN_BY_ALL
                 else:
                     kind = EV_ITEM if FIRST_ITEM <= c < FIRST_ITEM + NUM_ITEMS else EV_MAGE
                     emit(events, kind, s, PUBLIC, s, c, -1, 0, 0)
@@ -737,7 +739,7 @@ def _run_engines(state, events):
     if state[TGT_ACTIVE]:
         count, last = target_scan(state)
         if declinable(state[TGT_KIND]):
-            if count == 0:
+            if count == 0 and not hides_a_hand(state):
                 apply_target(state, NO_COMPONENT, events)
                 return CONTINUE
         elif count <= 1:  # no choice: the only one, or nothing to do (decision 9)

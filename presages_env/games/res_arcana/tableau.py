@@ -15,6 +15,7 @@ from presages_env.games.res_arcana.cards import (
     BEAST_SCORER,
     DISCOUNT_CIDS,
     DRAGON_DISCOUNT,
+    FIRST_MONUMENT,
     IS_CREATURE,
     IS_DRAGON,
     NUM_ARTIFACTS,
@@ -48,10 +49,14 @@ from presages_env.games.res_arcana.layout import (
     MAX_PLAYERS,
     MON_DECK,
     MON_DECK_SIZE,
+    MON_GROUP,
+    MON_GROUP_MASK,
     MON_KNOWN,
     OWNER,
     POOL,
     SEEN,
+    SEEN_BY_ALL,
+    SEEN_BY_OWNER,
     STATUE_USER,
     STORED,
     TURNED,
@@ -110,6 +115,7 @@ def _shuffle_discard_into_deck(state, seat, events):
         if state[LOC + c] == LOC_DISCARD and state[OWNER + c] == seat:
             state[base + k] = c
             state[LOC + c] = LOC_DECK
+            state[SEEN + c] = SEEN_BY_ALL  # the pile was face up: everyone knows it is here
             k += 1
     rng_shuffle(state, state[base : base + moved], moved)
     state[DECK_SIZE + seat] = size + moved
@@ -138,7 +144,7 @@ def draw(state, seat, events):
     state[slot] = 0
     state[DECK_SIZE + seat] = size - 1
     state[LOC + card] = LOC_HAND
-    state[SEEN + card] = 1
+    state[SEEN + card] = max(state[SEEN + card], SEEN_BY_OWNER)
     if state[KNOWN_TOP + seat] > 0:
         state[KNOWN_TOP + seat] -= 1
     return card
@@ -167,7 +173,23 @@ def pop_monument(state):
     for s in range(MAX_PLAYERS):
         if state[MON_KNOWN + s] > 0:
             state[MON_KNOWN + s] -= 1
+        if state[MON_GROUP + s] > 0:
+            mask = state[MON_GROUP_MASK + s] & ~(1 << (card - FIRST_MONUMENT))
+            state[MON_GROUP_MASK + s] = mask
+            state[MON_GROUP + s] = state[MON_GROUP + s] - 1 if mask else 0
     return card
+
+
+@nb.njit(cache=True)
+def lose_monument_order(state, seat, count):
+    """A rival looks at the top ``count`` (2 or 3) monuments and may reorder them: ``seat``
+    keeps only which of them it knew (the top it had seen, or its earlier group)."""
+    mask = np.int64(state[MON_GROUP_MASK + seat])
+    for i in range(state[MON_KNOWN + seat]):
+        mask |= 1 << (monument_top(state, i) - FIRST_MONUMENT)
+    state[MON_KNOWN + seat] = 0
+    state[MON_GROUP + seat] = count if mask else 0
+    state[MON_GROUP_MASK + seat] = mask
 
 
 @nb.njit(cache=True)

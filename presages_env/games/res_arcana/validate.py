@@ -137,7 +137,7 @@ class _Check:
         self.owner = r.many("OWNER", lay.OWNER, nc, NO_ONE, n - 1)
         self.turned = r.many("TURNED", lay.TURNED, nc, 0, 1)
         self.stored = [r.many(f"STORED[{c}]", lay.STORED + 5 * c, 5, 0, most) for c in range(nc)]
-        self.seen = r.many("SEEN", lay.SEEN, cd.NUM_ARTIFACTS, 0, 1)
+        self.seen = r.many("SEEN", lay.SEEN, cd.NUM_ARTIFACTS, 0, lay.SEEN_BY_ALL)
         self.deck_size = self.seats("DECK_SIZE", lay.DECK_SIZE, 0, lay.DECK_CAP)
         self.known_top = self.seats("KNOWN_TOP", lay.KNOWN_TOP, 0, lay.LOOK_DEPTH)
         self.mon_size = r.one("MON_DECK_SIZE", lay.MON_DECK_SIZE, 0, cd.NUM_MONUMENTS)
@@ -152,6 +152,9 @@ class _Check:
         self.statue_user = r.one("STATUE_USER", lay.STATUE_USER, 0, n)
         self.look_deck = r.one("LOOK_DECK", lay.LOOK_DECK, 0, lay.LOOK_MONUMENTS)
         self.look_count = r.one("LOOK_COUNT", lay.LOOK_COUNT, 0, lay.LOOK_DEPTH)
+        self.mon_group = self.seats("MON_GROUP", lay.MON_GROUP, 0, lay.LOOK_DEPTH)
+        all_monuments = (1 << cd.NUM_MONUMENTS) - 1
+        self.mon_mask = self.seats("MON_GROUP_MASK", lay.MON_GROUP_MASK, 0, all_monuments)
 
     # ---- components --------------------------------------------------------------------------
     def components(self) -> None:
@@ -186,9 +189,9 @@ class _Check:
             if loc == lay.LOC_BOX:
                 expected = (0,)
             elif loc == lay.LOC_DECK and self.starter:
-                expected = (0, 1)
+                expected = (0, 1, 2)
             else:
-                expected = (1,)
+                expected = (1, 2)
             self.fail_unless(
                 self.seen[c] in expected,
                 f"SEEN[{c}]",
@@ -237,12 +240,27 @@ class _Check:
         self.r.zeros(
             "MON_DECK beyond its size", lay.MON_DECK + self.mon_size, count - self.mon_size
         )
+        in_deck = sum(1 << (c - first) for c in expected)
         for s in range(self.n):
             self.fail_unless(
                 self.mon_known[s] <= self.mon_size,
                 f"MON_KNOWN[{s}]",
                 self.mon_known[s],
                 f"cannot exceed the monument deck size {self.mon_size}",
+            )
+            # (which top positions hold the group's monuments is not checked: in a world
+            # sample_world wrote for another seat, this seat's group may have moved)
+            group, mask = self.mon_group[s], self.mon_mask[s]
+            self.fail_unless(
+                group <= self.mon_size
+                and (group == 0) == (mask == 0)
+                and (group == 0 or self.mon_known[s] == 0)
+                and bin(mask).count("1") <= group
+                and mask & ~in_deck == 0,
+                f"MON_GROUP[{s}]",
+                (group, mask),
+                "a top group (none while the seat knows the top in order) holding at most "
+                "its depth of known monuments, all in the deck",
             )
         shown = sorted(c for c in self.display if c >= 0)
         on_display = sorted(
