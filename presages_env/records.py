@@ -220,7 +220,14 @@ def _event_json(event: ev.Event) -> dict[str, Any]:
 
 
 def _plain(options: Any) -> dict[str, Any]:
-    return json.loads(json.dumps(dataclasses.asdict(options)))
+    """The options as JSON values (NumPy scalars to numbers, tuples to lists)."""
+    return json.loads(json.dumps(dataclasses.asdict(options), default=_number))
+
+
+def _number(value: Any) -> Any:
+    if isinstance(value, np.generic):
+        return value.item()
+    raise TypeError(f"option value {value!r} is not JSON")
 
 
 def _options_in(options: dict[str, Any]) -> dict[str, Any]:
