@@ -94,6 +94,7 @@ SLOT_NAMES = (
     "SHOWN_TO",
     "ABS_RECV",
     "ABS_GAVE",
+    "EXCLUDED",
     "LOG_LEN",
     "LOG",
     "PREV_LOG_LEN",

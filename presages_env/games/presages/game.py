@@ -156,7 +156,7 @@ class PresagesGame(Game):
     obs_dtype = np.int8
     Options = PresagesOptions
     state_dtype = k.STATE_DTYPE
-    layout_version = 2
+    layout_version = 3
     kernel = k
     validator = v
 
