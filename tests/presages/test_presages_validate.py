@@ -94,6 +94,7 @@ SLOT_NAMES = (
     "SHOWN_TO",
     "ABS_RECV",
     "ABS_GAVE",
+    "EXCLUDED",
     "LOG_LEN",
     "LOG",
     "PREV_LOG_LEN",
@@ -481,8 +482,33 @@ def empty_hand_in_a_bout(s):
     for card in cards_at(s, lambda loc: loc == seat):
         s[k.LOC + card] = k.LOC_ASIDE
         s[k.LAST_HAND_SEAT + card] = s[k.LAST_HAND_BOUT + card] = 0
+        s[k.EXCLUDED + card : k.EXCLUDED + k.KNOWERS * k.CARD_SLOTS : k.CARD_SLOTS] = 0
     s[k.HAND_COUNT + seat] = 0
     return f"HAND_COUNT[{seat}]"
+
+
+def knowledge_excludes_the_truth(s):
+    card = next(c for c in range(1, 36) if s[k.LOC + c] < 4)
+    s[k.EXCLUDED + k.PUBLIC_KNOWER * k.CARD_SLOTS + card] = 1 << s[k.LOC + card]
+    return f"EXCLUDED[{k.PUBLIC_KNOWER}][{card}]"
+
+
+def knowledge_of_a_card_in_play(s):
+    card = next(c for c in range(1, 36) if k.LOC_FRONT <= s[k.LOC + c] < k.LOC_FRONT + 4)
+    s[k.EXCLUDED + card] = k.ASIDE_BIT
+    return f"EXCLUDED[0][{card}]"
+
+
+def luck_holder_holds_only_fear(s):
+    seat = s[HDR_CURRENT]
+    for card in cards_at(s, lambda loc: loc == seat):
+        s[k.LOC + card] = k.LOC_ASIDE
+        s[k.LAST_HAND_SEAT + card] = s[k.LAST_HAND_BOUT + card] = 0
+        s[k.EXCLUDED + card : k.EXCLUDED + k.KNOWERS * k.CARD_SLOTS : k.CARD_SLOTS] = 0
+    s[k.LOC + FEAR] = seat
+    s[k.EXCLUDED + FEAR : k.EXCLUDED + k.KNOWERS * k.CARD_SLOTS : k.CARD_SLOTS] = 0
+    s[k.HAND_COUNT + seat] = 1
+    return "LUCK_HOLDER"
 
 
 def empty_hand_possible(s):
@@ -701,6 +727,9 @@ CASES = {
         seen_from_oneself,
     ),
     "more cards given than exchanges": (one_exchange, remembered_twice),
+    # knowledge
+    "knowledge excludes where a hidden card is": (mid_bout, knowledge_excludes_the_truth),
+    "knowledge of a card face up": (two_in_front, knowledge_of_a_card_in_play),
     # per-card records
     "placer of a card in hand": (mid_bout, placer_of_hand_card),
     "public hand move of a card in play": (two_in_front, last_hand_of_card_in_play),
@@ -738,6 +767,10 @@ CASES = {
     ),
     "Absolu card from the target's hand": (at_node(k.NODE_ABSOLUTE_RETURN), given_from_target),
     "Luck discard by another seat": (at_node(k.NODE_LUCK_DISCARD), another_resolver),
+    "Luck discard of a hand holding only Fear": (
+        at_node(k.NODE_LUCK_DISCARD, lambda s: s[k.LOC + FEAR] == k.LOC_ASIDE),
+        luck_holder_holds_only_fear,
+    ),
     "a ⚡ choice by another seat": (at_node(k.NODE_LAW_DIR), another_resolver),
     "Law's direction without Law": (
         lambda s: mid_bout(s) and not in_play(LAW)(s),

@@ -46,11 +46,15 @@ def test_worlds_look_the_same_to_the_seat_and_keep_what_it_knows(n):
         GAME.legal_mask(world, world_mask)
         if state[HDR_CURRENT] == seat:
             assert np.array_equal(mask, world_mask)  # the seat's own options are its own
+        GAME.checked_state(world)  # every knower's row holds in the world too
         for c in range(1, 36):
-            known = k._known_seat(state, seat, c)
-            if known >= 0 and state[k.LOC + c] < n and state[k.LOC + c] != seat:
-                assert state[k.LOC + c] == known  # knowledge is never wrong
-                assert world[k.LOC + c] == known
+            loc = int(state[k.LOC + c])
+            if (loc < n and loc != seat) or loc == k.LOC_ASIDE:
+                excluded = int(state[k.EXCLUDED + seat * k.CARD_SLOTS + c])
+                bit = 1 << loc if loc < n else k.ASIDE_BIT
+                assert not excluded & bit  # knowledge is never wrong
+                where = int(world[k.LOC + c])
+                assert not excluded & (1 << where if where < n else k.ASIDE_BIT)
         changed += not np.array_equal(world[k.LOC : k.LOC + 36], state[k.LOC : k.LOC + 36])
     assert changed > 100
 

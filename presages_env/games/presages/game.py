@@ -157,7 +157,7 @@ class PresagesGame(Game):
     obs_dtype = np.int8
     Options = PresagesOptions
     state_dtype = k.STATE_DTYPE
-    layout_version = 2
+    layout_version = 3
     kernel = k
     validator = v
     viewer = view
@@ -480,6 +480,7 @@ def setup_position(
     rounds_won: Sequence[int] | None = None,
     set_aside: Iterable[int] | None = None,
     seed: int = 0,
+    start_absolus: Sequence[int] | None = None,
     **options: Any,
 ) -> np.ndarray:
     """A state at the start of a bout, at node PLACE for ``starter``.
@@ -492,6 +493,14 @@ def setup_position(
     default is every card in no hand. Cards in no hand and not set aside are in the box (out
     of the game). The state's RNG, used for later deals, is seeded from ``seed``. The position
     built is validated like any state from outside (``checked_state``).
+
+    Match history, for a position of a later round (e.g. replaying an external log):
+    ``round_number`` and ``rounds_won`` give the round and the laurels, the cards in neither
+    the hands nor ``set_aside`` are the box, and ``start_absolus[s]`` is the Absolu seat s
+    was dealt face up in round 1 (public all game; they form the teams, which must then agree
+    with ``teams`` if given, and they are exactly the Absolus in use). The last round's
+    winner and final table are not carried (``last_round_winner`` reads -1): the validator
+    would need that round's last bout.
     """
     game = PresagesGame()
     n = game.check_num_players(num_players)
@@ -511,14 +520,27 @@ def setup_position(
         aside = [c for c in range(1, NUM_CARDS + 1) if c not in seen]
     else:
         aside = _check_cards(set_aside, "set_aside", seen)
-    if teams is None:
+    dealt = None
+    if start_absolus is not None:
+        if isinstance(start_absolus, (str, bytes)) or not isinstance(start_absolus, Sequence):
+            raise TypeError(f"start_absolus must be a sequence of {n} Absolus (30..35)")
+        if len(start_absolus) != n:
+            raise ValueError(f"start_absolus must give one Absolu per seat ({n})")
+        dealt = [_check_int(a, "a face-up Absolu", 30, 35) for a in start_absolus]
+        in_use = sorted(c for c in [*seen] if is_absolute(c))
+        if len(set(dealt)) != n or in_use != sorted(dealt):
+            raise ValueError(
+                f"start_absolus {dealt} must be {n} distinct Absolus, exactly those in the "
+                f"hands and set aside ({in_use}); the others are in the box"
+            )
+    if teams is None and dealt is None:
         absolus = [[c for c in h if is_absolute(c)] for h in hand_values]
         if any(len(a) != 1 for a in absolus):
             raise ValueError(
                 "teams can only be formed from the Absolus when every seat holds exactly one "
                 f"Absolu (30..35); hands hold {absolus}: pass teams=[...]"
             )
-    else:
+    if teams is not None:
         team_list = _check_teams(teams, n)
     num_teams = 3 if n == 6 else 2
     laurels = [0] * num_teams if rounds_won is None else list(rounds_won)
@@ -531,7 +553,15 @@ def setup_position(
     for s, h in enumerate(hand_values):
         state[[k.LOC + c for c in h]] = s
     state[[k.LOC + c for c in aside]] = k.LOC_ASIDE
-    if teams is None:
+    if dealt is not None:
+        state[k.START_ABSOLU : k.START_ABSOLU + n] = dealt
+        k.form_teams(state)
+        formed = [int(t) for t in state[k.TEAM : k.TEAM + n]]
+        if teams is not None and formed != team_list:
+            raise ValueError(f"start_absolus {dealt} form teams {formed}, not teams {team_list}")
+        if round_number != 1:  # history only: written back once the round has started
+            state[k.START_ABSOLU : k.START_ABSOLU + n] = 0
+    elif teams is None:
         state[k.START_ABSOLU : k.START_ABSOLU + n] = [a[0] for a in absolus]
         k.form_teams(state)  # the round-1 rule, then the Absolus count as dealt face up
         if round_number != 1:
@@ -550,6 +580,8 @@ def setup_position(
     state[k.ROUNDS_WON : k.ROUNDS_WON + num_teams] = laurels
     state[k.ROUND] = round_number
     k.start_position(state, np.int64(seed), np.int64(starter))
+    if dealt is not None and round_number != 1:
+        state[k.START_ABSOLU : k.START_ABSOLU + n] = dealt
     return game.checked_state(state)  # refuses what the checks above let through, by slot
 
 

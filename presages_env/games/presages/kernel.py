@@ -66,6 +66,11 @@ LAST_HAND_SEAT, _BOUT   2x36   seat+1 and bout of the last public move of c into
 SEEN_FROM, SHOWN_TO     2x6x36 private Secret memory of seat p: c shown to p by seat+1 /
                                c shown by p to seat+1
 ABS_RECV, ABS_GAVE      2x6x36 private Absolu memory of p: c received from / given to seat+1
+EXCLUDED                7x36   what seat p (row 6: any onlooker) knows of where hidden card c
+                               is NOT: bit s for seat s's hand, bit 6 (ASIDE_BIT) for the
+                               set-aside cards; kept by the kernel from what p observes, 0 for
+                               a card face up or in the box (never observed itself; read by
+                               ``sample_world``)
 LOG_LEN, LOG            1+24x4 public events of the current bout (EV_*, a, b, card)
 PREV_LOG_LEN, PREV_LOG  1+24x4 the same for the previous bout of this round
                                (ABS_PAIRS .. PREV_LOG are cleared by every deal)
@@ -94,7 +99,7 @@ from presages_env.core.header import (
     set_step,
     write_seed,
 )
-from presages_env.core.rng import rng_below, rng_seed, rng_shuffle
+from presages_env.core.rng import rng_below, rng_next, rng_seed, rng_shuffle
 from presages_env.games.presages.cards import (
     BETRAYAL,
     BLUE,
@@ -125,6 +130,9 @@ CARD_SLOTS = NUM_CARDS + 1
 LOG_CAP = 24
 LOG_FIELDS = 4
 PAIR_COUNT_MAX = 127  # the pair counters stop there (the observation is int8)
+KNOWERS = MAX_SEATS + 1  # rows of EXCLUDED: one per seat, then the public (an onlooker)
+PUBLIC_KNOWER = MAX_SEATS
+ASIDE_BIT = 1 << MAX_SEATS  # bit of EXCLUDED for the set-aside cards (bit s: seat s's hand)
 ROUND_REWARD_SLOTS = 2
 
 # ---- locations --------------------------------------------------------------------------
@@ -303,7 +311,8 @@ SEEN_FROM = LAST_HAND_BOUT + CARD_SLOTS
 SHOWN_TO = SEEN_FROM + MAX_SEATS * CARD_SLOTS
 ABS_RECV = SHOWN_TO + MAX_SEATS * CARD_SLOTS
 ABS_GAVE = ABS_RECV + MAX_SEATS * CARD_SLOTS
-LOG_LEN = ABS_GAVE + MAX_SEATS * CARD_SLOTS
+EXCLUDED = ABS_GAVE + MAX_SEATS * CARD_SLOTS
+LOG_LEN = EXCLUDED + KNOWERS * CARD_SLOTS
 LOG = LOG_LEN + 1
 PREV_LOG_LEN = LOG + LOG_CAP * LOG_FIELDS
 PREV_LOG = PREV_LOG_LEN + 1
@@ -457,6 +466,81 @@ def _ask(state, node, seat):
 
 
 # =========================================================================================
+# what each seat knows of the hidden cards (EXCLUDED; read by sample_world)
+# =========================================================================================
+@nb.njit(cache=True)
+def _places(state):
+    """Bits of every place a hidden card may be at this table (the hands, set aside)."""
+    return ((1 << state[HDR_NUM_PLAYERS]) - 1) | ASIDE_BIT
+
+
+@nb.njit(cache=True)
+def _hidden(state, card):
+    """The card is in a hand or set aside."""
+    loc = state[LOC + card]
+    return loc < state[HDR_NUM_PLAYERS] or loc == LOC_ASIDE
+
+
+@nb.njit(cache=True)
+def _is_knower(state, knower):
+    return knower < state[HDR_NUM_PLAYERS] or knower == PUBLIC_KNOWER
+
+
+@nb.njit(cache=True)
+def _know_at(state, knower, card, seat):
+    """``knower`` learns that ``card`` is in ``seat``'s hand."""
+    state[EXCLUDED + knower * CARD_SLOTS + card] = _places(state) & ~(1 << seat)
+
+
+@nb.njit(cache=True)
+def _all_know_at(state, card, seat):
+    """Everyone learns that ``card`` is in ``seat``'s hand (a public move or reveal)."""
+    for knower in range(KNOWERS):
+        if _is_knower(state, knower):
+            _know_at(state, knower, card, seat)
+
+
+@nb.njit(cache=True)
+def _all_forget(state, card):
+    """The card is face up now: what anyone knew of where it was hidden is void."""
+    for knower in range(KNOWERS):
+        state[EXCLUDED + knower * CARD_SLOTS + card] = 0
+
+
+@nb.njit(cache=True)
+def _all_know_not_at(state, card, seat):
+    """Everyone but ``seat`` learns that the hidden ``card`` is not in ``seat``'s hand."""
+    for knower in range(KNOWERS):
+        if knower != seat and _is_knower(state, knower):
+            state[EXCLUDED + knower * CARD_SLOTS + card] |= 1 << seat
+
+
+@nb.njit(cache=True)
+def _blur_exchange(state, actor, target):
+    """For everyone but the two parties, a hidden card that may have been in either hand may
+    now be in either (one card went each way, unseen)."""
+    pair = (1 << actor) | (1 << target)
+    for knower in range(KNOWERS):
+        if knower in (actor, target) or not _is_knower(state, knower):
+            continue
+        for c in range(1, CARD_SLOTS):
+            i = EXCLUDED + knower * CARD_SLOTS + c
+            if _hidden(state, c) and (state[i] & pair) != pair:
+                state[i] &= ~pair
+
+
+@nb.njit(cache=True)
+def _note_law(state, seat, card, excluded, direction):
+    """A placement against Law's ``direction`` shows that ``seat`` held no card obeying it
+    (but ``excluded``, the card Wrath returned or Betrayal took, §3.4)."""
+    if direction == DIR_NONE or obeys(card, direction):
+        return
+    for c in range(1, CARD_SLOTS):
+        if c != excluded and obeys(c, direction) and _hidden(state, c):
+            _all_know_not_at(state, c, seat)
+
+
+# =========================================================================================
 # card movements
 # =========================================================================================
 @nb.njit(cache=True)
@@ -468,6 +552,7 @@ def _place_from_hand(state, card, placer, seat, events):
     state[PLACER + card] = placer + 1
     state[LAST_HAND_SEAT + card] = 0
     state[LAST_HAND_BOUT + card] = 0
+    _all_forget(state, card)
     _log(state, EV_PLACE, placer + 1, seat + 1, card)
     emit(events, EV_PLACE, placer, PUBLIC, seat, card, 0, 0, 0)
 
@@ -481,6 +566,7 @@ def _lift_into_hand(state, card, seat):
     state[PLACER + card] = 0
     state[LAST_HAND_SEAT + card] = seat + 1
     state[LAST_HAND_BOUT + card] = state[BOUT]
+    _all_know_at(state, card, seat)
     if card == LAW:
         state[LAW_DIR] = DIR_NONE
 
@@ -503,6 +589,7 @@ def _discard(state, card, seat, kind):
     state[DISC_KIND + card] = kind
     state[LAST_HAND_SEAT + card] = 0
     state[LAST_HAND_BOUT + card] = 0
+    _all_forget(state, card)
 
 
 # =========================================================================================
@@ -639,6 +726,7 @@ def _record_face_up_absolus(state):
         if card > 0 and state[LOC + card] == s:
             state[LAST_HAND_SEAT + card] = s + 1
             state[LAST_HAND_BOUT + card] = 0
+            _all_know_at(state, card, s)
 
 
 @nb.njit(cache=True)
@@ -905,6 +993,8 @@ def _end_bout(state, rewards, events):
     if luck_holder >= 0:
         for c in range(1, CARD_SLOTS):
             if c != FEAR and state[LOC + c] == luck_holder:
+                if state[HAND_COUNT + luck_holder] == 1 and _hidden(state, FEAR):
+                    _all_know_not_at(state, FEAR, luck_holder)  # asked: the one card is not Fear
                 state[LUCK_HOLDER] = luck_holder
                 _ask(state, NODE_LUCK_DISCARD, luck_holder)
                 return
@@ -940,6 +1030,7 @@ def _reveal_round_end(state, events):
         if loc < n and (state[OPT_REVEAL_ALL] or state[HAND_COUNT + loc] <= 1):
             state[REVEAL + c] = loc + 1
             emit(events, EV_REVEALED, loc, PUBLIC, loc, c, 0, 0, 0)
+            _all_know_at(state, c, loc)
     state[LAST_DISCARD_COUNT] = state[DISCARD_COUNT]
     for i in range(NUM_CARDS):
         state[LAST_DISCARD_LIST + i] = state[DISCARD_LIST + i]
@@ -1086,6 +1177,7 @@ def _step_secret(state, node, action, rewards, events):
     shower = state[HDR_CURRENT]
     viewer = state[SECRET_PARTNER] if shower == holder else holder
     state[SEEN_FROM + viewer * CARD_SLOTS + card] = shower + 1
+    _know_at(state, viewer, card, shower)
     state[SHOWN_TO + shower * CARD_SLOTS + card] = viewer + 1
     pair = SECRET_PAIRS + shower * MAX_SEATS + viewer
     state[pair] = min(state[pair] + 1, PAIR_COUNT_MAX)
@@ -1125,6 +1217,11 @@ def _step_absolute(state, node, action, rewards, events):
     state[ABS_RECV + target * CARD_SLOTS + given] = actor + 1
     state[ABS_GAVE + target * CARD_SLOTS + card] = actor + 1
     state[ABS_RECV + actor * CARD_SLOTS + card] = target + 1
+    _blur_exchange(state, actor, target)
+    _know_at(state, actor, given, target)
+    _know_at(state, actor, card, actor)
+    _know_at(state, target, card, actor)
+    _know_at(state, target, given, target)
     pair = ABS_PAIRS + actor * MAX_SEATS + target
     state[pair] = min(state[pair] + 1, PAIR_COUNT_MAX)
     _log(state, EV_ABSOLU, actor + 1, target + 1, 0)
@@ -1182,6 +1279,13 @@ def step_logged(state, action, rewards, events):
     node = state[NODE]
     seat = state[HDR_CURRENT]
     card = action + 1 - CARD_ACTION_BASE
+    if node in (NODE_PLACE, NODE_WRATH_REPLACE, NODE_DREAM_REPLY, NODE_BETRAYAL_GIVE):
+        excluded = 0
+        if node == NODE_WRATH_REPLACE:
+            excluded = state[BLOCKED]
+        elif node == NODE_BETRAYAL_GIVE:
+            excluded = state[TAKEN]
+        _note_law(state, seat, card, excluded, placement_direction(state))
     if node in (NODE_PLACE, NODE_WRATH_REPLACE):
         state[BLOCKED] = 0
         _place_from_hand(state, card, seat, seat, events)
@@ -1318,37 +1422,6 @@ def _observe_cards(state, me, obs):
 # =========================================================================================
 # determinisation for search
 # =========================================================================================
-@nb.njit(cache=True)
-def _exchanged(state, seat):
-    """The seat took part in an Absolu exchange this round."""
-    for other in range(MAX_SEATS):
-        if (
-            state[ABS_PAIRS + seat * MAX_SEATS + other]
-            or state[ABS_PAIRS + other * MAX_SEATS + seat]
-        ):
-            return True
-    return False
-
-
-@nb.njit(cache=True)
-def _known_seat(state, player, card):
-    """Seat whose hand ``player`` knows holds the hidden ``card``, or -1.
-
-    Known: a card publicly returned, sent back or taken into a hand this round stays there
-    until it is placed again, unless that hand took part in an Absolu exchange since the
-    round began; the card Wrath just returned or Betrayal just took.
-    """
-    node = state[NODE]
-    if node == NODE_WRATH_REPLACE and card == state[BLOCKED]:
-        return state[VICTIM]
-    if node == NODE_BETRAYAL_GIVE and card == state[TAKEN]:
-        return state[HDR_CURRENT]
-    seat = state[LAST_HAND_SEAT + card] - 1
-    if seat < 0 or seat == player or _exchanged(state, seat):
-        return -1
-    return seat
-
-
 # ---- global state (a referee's view, for centralised critics; docs/research.md) ----------
 # Every seat's observation, then the state's slots up to GLOBAL_SLOTS_END minus the RNG and
 # seed (core/global_state.py): every card's location (LOC: hands, the cards set
@@ -1360,46 +1433,152 @@ GLOBAL_SLOTS_END = DECK
 GLOBAL_SLOTS, GLOBAL_SIZE, global_state = bind_global_state(__name__, np.int8)
 
 
+SAMPLE_TRIES = 64  # rejection rounds before the counted deal (both are exact)
+PLACES = MAX_SEATS + 1  # the hands, then the set-aside cards
+
+
 @nb.njit(cache=True)
 def sample_world(state, player, seed, world):
-    """Write into ``world`` a full state ``player`` cannot tell apart from ``state``.
+    """Write into ``world`` a full state drawn uniformly among those ``player`` cannot tell
+    apart from ``state`` (docs/presages.md, "What a seat knows").
 
-    Kept: ``player``'s hand, everything public, and the hidden cards whose hand ``player``
-    knows (``_known_seat``). Every other card of another hand or set aside is re-dealt
-    uniformly into the same hand sizes and set-aside count. A pending Absolu card that
-    ``player`` did not commit is redrawn from the actor's new hand. The world's RNG is
-    re-seeded from ``seed``; the shuffle scratch and the last round's final hands are
-    cleared. Not enforced (the worlds are wider than ``player``'s knowledge, never
-    narrower): cards seen through Secret, and where an Absolu exchange may have moved a
-    card that was publicly tracked into a hand.
+    Kept: everything public and ``player``'s hand and memories. The other hidden cards (the
+    other hands and the set-aside cards) are dealt again into the same hand sizes and
+    set-aside count, each card only to a place ``player`` does not know it is not in
+    (``EXCLUDED``: public moves into hands, cards a Secret showed ``player``, the two cards of
+    each of its Absolu exchanges, what a placement against Law or the Luck discard showed,
+    round-end reveals). The cards confined to one place go there; the rest are dealt by
+    rejection (a uniform shuffle, kept if every card lies where it may; exact), and after
+    ``SAMPLE_TRIES`` rejected shuffles by sequential dealing with counted completions (exact
+    up to float64 rounding of the counts). A pending Absolu card ``player`` did not commit is
+    drawn uniformly from the actor's new hand. The other seats' private memories that do not
+    involve ``player`` (which ``player`` does not know) are cleared, and their knowledge rows
+    are the public one, which every world satisfies. The RNG is re-seeded from ``seed``; the
+    shuffle scratch and the last round's final hands are cleared.
     """
     world[:] = state
     rng_seed(world, seed)
     write_seed(world, seed)
     n = state[HDR_NUM_PLAYERS]
-    room = np.zeros(MAX_SEATS + 1, dtype=np.int64)  # free places per seat, then set aside
+    room = np.zeros(PLACES, dtype=np.int64)
+    cards = np.zeros(NUM_CARDS, dtype=np.int64)
+    allowed = np.zeros(NUM_CARDS, dtype=np.int64)
     free = 0
+    places = _places(state) & ~(1 << player)
     for c in range(1, CARD_SLOTS):
         world[END_LOC + c] = LOC_ASIDE
         loc = state[LOC + c]
         if not ((loc < n and loc != player) or loc == LOC_ASIDE):
             continue
-        if _known_seat(state, player, c) < 0:
-            world[DECK + free] = c
-            free += 1
-            room[loc if loc < n else MAX_SEATS] += 1
-    rng_shuffle(world, world[DECK : DECK + NUM_CARDS], free)
-    pos = 0
-    for place in range(MAX_SEATS + 1):
-        target = place if place < MAX_SEATS else LOC_ASIDE
-        for _ in range(room[place]):
-            world[LOC + world[DECK + pos]] = target
-            pos += 1
+        may = places & ~state[EXCLUDED + player * CARD_SLOTS + c]
+        if may & (may - 1) == 0:  # one place (or none, if the state lies): keep it there
+            continue
+        cards[free] = c
+        allowed[free] = may
+        free += 1
+        room[loc if loc < n else MAX_SEATS] += 1
+    if free > 0 and not _deal_by_rejection(world, cards, allowed, room, free):
+        _deal_by_counting(world, cards, allowed, room, free)
     for i in range(NUM_CARDS):
         world[DECK + i] = 0
     actor = state[ABS_ACTOR]
     if state[NODE] == NODE_ABSOLUTE_RETURN and actor != player:
         _redraw_committed_card(world, actor)
+    _forget_others(world, player)
+
+
+@nb.njit(cache=True)
+def _place_of(place):
+    return place if place < MAX_SEATS else LOC_ASIDE
+
+
+@nb.njit(cache=True)
+def _deal_by_rejection(world, cards, allowed, room, free):
+    """Shuffle the free cards into the free places; keep the first shuffle where every card
+    lies where it may (uniform among those). False after ``SAMPLE_TRIES`` failures."""
+    for _ in range(SAMPLE_TRIES):
+        for i in range(free):
+            world[DECK + i] = cards[i]
+        rng_shuffle(world, world[DECK : DECK + NUM_CARDS], free)
+        pos = 0
+        fits = True
+        for place in range(PLACES):
+            for _ in range(room[place]):
+                c = world[DECK + pos]
+                pos += 1
+                for i in range(free):
+                    if cards[i] == c and not allowed[i] & (1 << place):
+                        fits = False
+        if fits:
+            pos = 0
+            for place in range(PLACES):
+                for _ in range(room[place]):
+                    world[LOC + world[DECK + pos]] = _place_of(place)
+                    pos += 1
+            return True
+    return False
+
+
+@nb.njit(cache=True)
+def _deal_by_counting(world, cards, allowed, room, free):
+    """Deal the free cards one by one, each to a place with probability proportional to the
+    number of ways to place the cards after it (counted backwards over the rooms left)."""
+    stride = np.ones(PLACES + 1, dtype=np.int64)
+    for place in range(PLACES):
+        stride[place + 1] = stride[place] * (room[place] + 1)
+    size = stride[PLACES]
+    ways = np.zeros((free + 1, size), dtype=np.float64)
+    ways[free, 0] = 1.0
+    for i in range(free - 1, -1, -1):
+        for index in range(size):
+            total = 0.0
+            for place in range(PLACES):
+                left = (index // stride[place]) % (room[place] + 1)
+                if left > 0 and allowed[i] & (1 << place):
+                    total += ways[i + 1, index - stride[place]]
+            ways[i, index] = total
+    index = size - 1  # every room full
+    for i in range(free):
+        target = _rng_unit(world) * ways[i, index]
+        chosen = -1
+        for place in range(PLACES):
+            left = (index // stride[place]) % (room[place] + 1)
+            if left > 0 and allowed[i] & (1 << place):
+                weight = ways[i + 1, index - stride[place]]
+                if weight > 0.0:
+                    chosen = place
+                    if target < weight:
+                        break
+                    target -= weight
+        if chosen < 0:  # no completion: the state's knowledge lies; keep the card
+            continue
+        world[LOC + cards[i]] = _place_of(chosen)
+        index -= stride[chosen]
+
+
+@nb.njit(cache=True)
+def _rng_unit(world):
+    """A float in [0, 1) from the world's RNG (53 random bits)."""
+    return np.float64(rng_next(world) >> np.uint64(11)) / 9007199254740992.0
+
+
+@nb.njit(cache=True)
+def _forget_others(world, player):
+    """Clear the other seats' memories ``player`` has no part in; their knowledge rows become
+    the public one (``player``'s own row and the public row are kept)."""
+    mine = player + 1
+    for p in range(MAX_SEATS):
+        if p == player:
+            continue
+        for c in range(CARD_SLOTS):
+            for block in (SEEN_FROM, SHOWN_TO, ABS_RECV, ABS_GAVE):
+                i = block + p * CARD_SLOTS + c
+                if world[i] != mine:
+                    world[i] = 0
+            if _is_knower(world, p):
+                world[EXCLUDED + p * CARD_SLOTS + c] = world[
+                    EXCLUDED + PUBLIC_KNOWER * CARD_SLOTS + c
+                ]
 
 
 @nb.njit(cache=True)

@@ -23,11 +23,14 @@ by its layout name. Checked, in this order:
 - pair counts and private memories: ABS_PAIRS/SECRET_PAIRS only between two seats, at most
   PAIR_COUNT_MAX (where the kernel stops counting), and no more remembered cards (SEEN_FROM,
   SHOWN_TO, ABS_RECV, ABS_GAVE) than exchanges;
+- knowledge: EXCLUDED rows only for the seats at the table and the public, for hidden cards
+  only, bits of the table's places only, and never the place where a hidden card is;
 - per-card records: PLACER for cards in play only; LAST_HAND_SEAT/BOUT for cards still in that
   hand (or moved on by an Absolu exchange), bout 0 only for a face-up Absolu;
 - the pending node: every pending slot (EFFECT, LAW_DIR, GIVE_LAW_DIR, BLOCKED, VICTIM, TAKEN,
   DREAM_PLAYER, SECRET_*, ABS_*, LUCK_HOLDER) holds what the kernel leaves at NODE, HDR_CURRENT
-  is the seat it asks there, and the cards the node names are where it needs them;
+  is the seat it asks there, and the cards the node names are where it needs them (Luck's
+  holder has a card other than Fear to discard);
 - hands: during a bout every hand holds a card and every seat still to place two (each bout
   starts with at least two per hand), so no decision can run out of legal actions;
 - logs: LOG_LEN/PREV_LOG_LEN within LOG_CAP, events in range, zeros after them; replaying a
@@ -191,6 +194,7 @@ class _Check:
         self.counters()
         self.discards()
         self.pairs_and_memories()
+        self.knowledge()
         self.card_records()
         self.pending_node()
         self.hands()
@@ -468,6 +472,26 @@ class _Check:
                 if cards and cards > exchanges(p, other):
                     self.fail(f"{name}[{p}]", cards, f"cards from {exchanges(p, other)} exchanges")
 
+    def knowledge(self) -> None:
+        """EXCLUDED[p][c]: places (bit s a hand, ASIDE_BIT set aside) of this table only, 0 for
+        card 0, for seats not at the table and for a card not hidden (face up, in the box);
+        knowledge is never wrong: no row excludes the place where a hidden card is."""
+        n, places = self.n, (1 << self.n) - 1 | k.ASIDE_BIT
+        block = self.v[k.EXCLUDED : k.EXCLUDED + k.KNOWERS * k.CARD_SLOTS]
+        for p in range(k.KNOWERS):
+            row = block[p * k.CARD_SLOTS : (p + 1) * k.CARD_SLOTS]
+            knower = p < n or p == k.PUBLIC_KNOWER
+            for c, x in enumerate(row):
+                if x == 0:
+                    continue
+                loc = self.loc[c]
+                bit = 1 << loc if loc < n else k.ASIDE_BIT if loc == k.LOC_ASIDE else 0
+                if not knower or not bit or x < 0 or x & ~places:
+                    high = places if knower and bit else 0
+                    self.fail(f"EXCLUDED[{p}][{c}]", x, f"bits of {high} only")
+                if x & bit:
+                    self.fail(f"EXCLUDED[{p}][{c}]", x, f"excludes where the card is (LOC {loc})")
+
     def exchanged(self, seat: int) -> bool:
         return any(self.abs_pairs[seat][o] or self.abs_pairs[o][seat] for o in SEATS)
 
@@ -631,6 +655,8 @@ class _Check:
             self.fail(f"DISC_SEAT[{LUCK}]", self.disc_seat[LUCK], "Luck lay before LUCK_HOLDER")
         if any(self.disc_kind[c] == k.KIND_LUCK for c in this_bout):
             self.fail("LUCK_HOLDER", cur, "Luck's discard is already made")
+        if not any(self.loc[c] == cur for c in range(1, k.CARD_SLOTS) if c != FEAR):
+            self.fail("LUCK_HOLDER", cur, "holds no card but Fear: nothing to discard")
 
     # ---- hands never run dry during a bout ----------------------------------------------------
     def hands(self) -> None:
