@@ -57,10 +57,7 @@ class CardGameEnv(AECEnv):
             raise ValueError(
                 f"observation_mode must be one of {OBSERVATION_MODES}, got {observation_mode!r}"
             )
-        if observation_mode != "observation" and not game.has_events:
-            raise NotImplementedError(
-                f"{game.name} has no event log yet, so no {observation_mode!r} observations"
-            )
+
         if illegal_action not in ILLEGAL_ACTION_MODES:
             raise ValueError(
                 f"illegal_action must be one of {ILLEGAL_ACTION_MODES}, got {illegal_action!r}"
@@ -85,7 +82,7 @@ class CardGameEnv(AECEnv):
         self._index = {agent: i for i, agent in enumerate(self.possible_agents)}
         num_actions = game.num_actions(n)
         self.observation_mode = observation_mode
-        self._log = ev.EventLog(game.kernel.MAX_STEP_EVENTS) if game.has_events else None
+        self._log = ev.EventLog(game.kernel.MAX_STEP_EVENTS)
         obs_space = spaces.Box(
             low=game.obs_low(n).astype(game.obs_dtype),
             high=game.obs_high(n).astype(game.obs_dtype),
@@ -146,14 +143,10 @@ class CardGameEnv(AECEnv):
         if seed is not None:
             self._seed_rng = np.random.default_rng(check_seed(seed))
         game_seed = int(self._seed_rng.integers(0, 2**62))
-        if self._log is None:
-            self.game.kernel.reset(self._state, np.int64(game_seed))
-        else:
-            self._log.clear()
-            self.game.kernel.reset_logged(self._state, np.int64(game_seed), self._log.buffer)
+        self._log.clear()
+        self.game.kernel.reset_logged(self._state, np.int64(game_seed), self._log.buffer)
         self._start_episode()
-        if self._log is not None:
-            self._log.collect()
+        self._log.collect()
 
     def step(self, action: Any) -> None:
         self._require_reset("step()")
@@ -170,13 +163,10 @@ class CardGameEnv(AECEnv):
                 raise
             self._end_for_illegal_action(agent)
             return
-        if self._log is None:
-            self.game.kernel.step(self._state, np.int64(action), self._step_rewards)
-        else:
-            self.game.kernel.step_logged(
-                self._state, np.int64(action), self._step_rewards, self._log.buffer
-            )
-            self._log.collect()
+        self.game.kernel.step_logged(
+            self._state, np.int64(action), self._step_rewards, self._log.buffer
+        )
+        self._log.collect()
         self._version += 1
         self._after_transition(agent)
 
@@ -220,7 +210,7 @@ class CardGameEnv(AECEnv):
         """What happened this episode (since ``reset`` or ``set_state``), in order: every
         event ``seat`` may see, or every event with ``seat=None`` (a referee's log)."""
         self._require_reset("events()")
-        records = self._require_log("events()").records
+        records = self._log.records
         if seat is not None:
             records = ev.visible_to(records, check_int(seat, "seat", 0, self.num_players - 1))
         kinds = self.game.kernel.EVENT_KINDS
@@ -230,7 +220,7 @@ class CardGameEnv(AECEnv):
         """The public information state: every event all seats saw this episode, encoded
         like an information state with seat -1 and no private first observation."""
         self._require_reset("observe_public()")
-        records = self._require_log("observe_public()").records
+        records = self._log.records
         size = ev.information_state_size(0, self._max_events())
         out = np.zeros(size, dtype=ev.EVENT_DTYPE)
         ev.encode_history(-1, out[:0], records[ev.is_public(records)], out)
@@ -268,8 +258,7 @@ class CardGameEnv(AECEnv):
         its current game.
         """
         self._state[:] = checked_state(self.game, state, self.num_players)
-        if self._log is not None:
-            self._log.clear()
+        self._log.clear()
         self._start_episode()
 
     def action_label(self, action: int) -> str:
@@ -277,11 +266,6 @@ class CardGameEnv(AECEnv):
         return self.game.action_label(self._state, action)
 
     # ---- internals ----------------------------------------------------------------------
-    def _require_log(self, what: str) -> ev.EventLog:
-        if self._log is None:
-            raise NotImplementedError(f"{self.game.name} has no event log yet: no {what}")
-        return self._log
-
     def _max_events(self) -> int:
         return self.game.max_visible_events(self.num_players, self.game_options)
 

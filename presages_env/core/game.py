@@ -64,6 +64,15 @@ from presages_env.core.validation import (
 )
 from presages_env.core.view import TableView
 
+# What every kernel supplies for the event log (core/events.py).
+EVENT_NAMES = (
+    "reset_logged",
+    "step_logged",
+    "EVENT_KINDS",
+    "MAX_STEP_EVENTS",
+    "WORLD_DIVERGING_EVENTS",
+)
+
 # Signed integer dtypes a state may use: the header's wide fields need 8 bits per slot.
 STATE_DTYPES = (np.int8, np.int16, np.int32, np.int64)
 
@@ -99,6 +108,8 @@ class Game:
     # every slot of the layout (see :mod:`presages_env.core.validation`).
     validator: ClassVar[ModuleType]
     validate_state: ClassVar[Callable[[np.ndarray], None]]
+    # The game's view module (core/view.py): ``state_view`` and ``seat_view``.
+    viewer: ClassVar[ModuleType]
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
@@ -130,6 +141,19 @@ class Game:
                 )
             if getattr(kernel, "GLOBAL_DTYPE", None) not in STATE_DTYPES:
                 raise TypeError(f"{cls.__name__}'s kernel must declare GLOBAL_DTYPE")
+            missing = [name for name in EVENT_NAMES if not hasattr(kernel, name)]
+            if missing or cls.max_visible_events is Game.max_visible_events:
+                raise TypeError(
+                    f"{cls.__name__} must write an event log (docs/research.md): its kernel "
+                    f"lacks {missing or 'nothing'}, and the class must bound it "
+                    "(max_visible_events)"
+                )
+            viewer = cls.__dict__.get("viewer")
+            if not all(callable(getattr(viewer, f, None)) for f in ("state_view", "seat_view")):
+                raise TypeError(
+                    f"{cls.__name__} needs a viewer module with state_view(state) and "
+                    "seat_view(obs, seat, num_players) (core/view.py): renderers draw it"
+                )
 
     # ---- the kernels, checked (internal code calls ``self.kernel.*`` directly) ------------
     def checked_state(self, state: Any, num_players: int | None = None) -> np.ndarray:
@@ -190,30 +214,19 @@ class Game:
         """The table as ``seat`` sees it, built from its observation alone; ``seat=None``
         gives every hand (a referee's view, for debugging)."""
         valid = self.checked_state(state)
-        viewer = getattr(self, "viewer", None)
-        if viewer is None:
-            raise NotImplementedError(f"{self.name} has no view.py yet")
         if seat is None:
-            return viewer.state_view(valid)
+            return self.viewer.state_view(valid)
         n = self.num_players_of(valid)
         seat = check_int(seat, "seat", 0, n - 1)
         obs = np.zeros(self.obs_size(n), dtype=self.obs_dtype)
         self.kernel.observe(valid, np.int64(seat), obs)
-        return viewer.seat_view(obs, seat, n)
+        return self.viewer.seat_view(obs, seat, n)
 
     # ---- events and information states (core/events.py, docs/research.md) -----------------
-    @property
-    def has_events(self) -> bool:
-        """Whether the kernel writes an event log (``reset_logged``/``step_logged``)."""
-        return all(
-            hasattr(self.kernel, name)
-            for name in ("reset_logged", "step_logged", "EVENT_KINDS", "MAX_STEP_EVENTS")
-        )
-
     def max_visible_events(self, num_players: int, options: Any) -> int:
         """An upper bound on the events one seat sees in the longest legal episode with
         these options: the length of its information state."""
-        raise NotImplementedError(f"{self.name} does not bound its event log yet")
+        raise NotImplementedError  # every game overrides it (checked at class definition)
 
     # ---- sizes -------------------------------------------------------------------------
     def state_size(self, num_players: int) -> int:

@@ -4,15 +4,18 @@ receives, the bounds hold over random play, and the default kernels are untouche
 
 from __future__ import annotations
 
+import types
+
 import numpy as np
 import pytest
 from pettingzoo.test import api_test, seed_test
 
 import presages_env
 from presages_env.core import events as ev
+from presages_env.core.game import EVENT_NAMES, Game
 from presages_env.core.header import HDR_CURRENT, HDR_TERMINAL, rng_of
 
-EVENT_GAMES = [name for name in presages_env.list_games() if presages_env.get_game(name).has_events]
+EVENT_GAMES = presages_env.list_games()
 SEATINGS = [
     (name, n)
     for name in EVENT_GAMES
@@ -39,16 +42,30 @@ def play_randomly(env, seed: int, decisions: int | None = None) -> None:
         raise AssertionError("a random game did not end")
 
 
-def test_games_without_an_event_log_say_so():
-    for name in presages_env.list_games():
-        if name in EVENT_GAMES:
-            continue
-        with pytest.raises(NotImplementedError, match="no event log"):
-            presages_env.make(name, observation_mode="information_state")
-        env = presages_env.make(name)
-        env.reset(seed=0)
-        with pytest.raises(NotImplementedError, match="no event log"):
-            env.events(0)
+def test_a_game_without_an_event_log_or_a_view_is_refused_at_definition():
+    president = presages_env.get_game("president")
+
+    def define(kernel, **extra):
+        body = {
+            "kernel": kernel,
+            "validator": types.SimpleNamespace(validate_state=lambda state: None),
+            "state_dtype": np.int8,
+            "layout_version": 2,
+            "viewer": president.viewer,
+            "max_visible_events": lambda self, n, options: 1,
+        }
+        return type("Incomplete", (Game,), {**body, **extra})
+
+    define(president.kernel)  # complete: accepted
+    for name in EVENT_NAMES:
+        kernel = types.SimpleNamespace(**vars(president.kernel))
+        delattr(kernel, name)
+        with pytest.raises(TypeError, match=name):
+            define(kernel)
+    with pytest.raises(TypeError, match="max_visible_events"):
+        define(president.kernel, max_visible_events=Game.max_visible_events)
+    with pytest.raises(TypeError, match="viewer"):
+        define(president.kernel, viewer=types.SimpleNamespace())
 
 
 def test_unknown_observation_mode_is_refused():

@@ -12,7 +12,7 @@ import presages_env
 from presages_env import records
 from presages_env.core.header import HDR_TERMINAL
 
-GAMES = [name for name in presages_env.list_games() if presages_env.get_game(name).has_events]
+GAMES = presages_env.list_games()
 
 
 def random_game(name: str, seed: int) -> tuple[int, list[int], list[np.ndarray]]:
