@@ -106,7 +106,7 @@ def test_what_a_seat_cannot_see_changes_nothing_it_receives(name, n):
     the world re-dealt, a committed card the world redrew, shown to the seat)."""
     game = presages_env.get_game(name)
     compared = 0
-    for seed in range(6):
+    for seed in range(12):
         real = presages_env.make(name, num_players=n, observation_mode="information_state")
         play_randomly(real, 100 + seed, decisions=5)  # a few decisions into the game
         if not real.agents:

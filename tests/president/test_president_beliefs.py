@@ -123,7 +123,7 @@ def candidate_starts(real: np.ndarray, actions, seat: int, seed: int, batch: int
         for index in np.flatnonzero(keep):
             state = real.copy()
             state[k.HAND : k.HAND + 4 * NUM_RANKS] = dealt[index].ravel()
-            k.start_exchange(state)
+            k.start_exchange(state, None)
             yield state
 
 
@@ -281,7 +281,7 @@ def outsider_truth(actions, wanted: int, seed: int, batch: int = 4096) -> Counte
         for index in np.flatnonzero(fits):
             state = real.copy()
             state[k.HAND : k.HAND + 4 * NUM_RANKS] = dealt[index].ravel()
-            k.start_exchange(state)
+            k.start_exchange(state, None)
             replay = [action_for(int(given[index]))] + plays if actions else []
             if seen_by(REPLAY, state, replay, OUTSIDER) == truth:
                 keys[outsider_key(final_state(REPLAY, state, replay))] += 1
