@@ -10,6 +10,9 @@ matrix of partners against --opponent) and winrates.png (plus crossplay.png for 
 Agents: random (random:SEED for another seed), heuristic, search (ISMCTS, --simulations per
 move, or search:N), ppo (the game's shipped checkpoint) or ppo:PATH (a policy.pt checkpoint).
 
+--record N also saves N games of each ordered pair as game records under OUT/records
+(``python -m presages_env replay OUT/records/<file>.json`` draws one).
+
 --ray fans the head-to-head games out to Ray workers in chunks of --chunk-games (a local Ray,
 or the cluster at --address); --chunk-games alone plays the same chunks here, with identical
 results. Cross-play stays local.
@@ -21,6 +24,7 @@ import argparse
 import time
 from pathlib import Path
 
+from presages_env import records
 from presages_env.agents import Agent
 from presages_env.agents.specs import make_agent as agent_from_spec
 from presages_env.evaluation import (
@@ -36,6 +40,7 @@ from presages_env.evaluation import (
     results_table,
     round_robin,
 )
+from presages_env.games import get_game
 
 
 def parse_args() -> argparse.Namespace:
@@ -52,6 +57,13 @@ def parse_args() -> argparse.Namespace:
     p.add_argument("--ray", action="store_true", help="play the chunks on Ray workers")
     p.add_argument("--address", default=None, help="Ray cluster address (implies --ray)")
     p.add_argument("--out", default="runs/eval")
+    p.add_argument(
+        "--record",
+        type=int,
+        default=0,
+        metavar="N",
+        help="also save N sample games of each ordered pair as records (OUT/records/*.json)",
+    )
     return p.parse_args()
 
 
@@ -63,6 +75,27 @@ def make_agent(spec: str, args: argparse.Namespace) -> tuple[str, Agent]:
         raise SystemExit(f"agent {spec!r} is unavailable here: {error}") from error
     except (OSError, ValueError, TypeError) as error:
         raise SystemExit(f"cannot build agent {spec!r}: {error}") from error
+
+
+def save_sample_games(args: argparse.Namespace, agents: dict[str, Agent], folder: Path) -> int:
+    """--record N: N games of each ordered pair, the first agent's seat rotating, as records
+    (``python -m presages_env replay`` turns one into a page)."""
+    game = get_game(args.game)
+    n = game.check_num_players(args.players or game.default_players)
+    folder.mkdir(parents=True, exist_ok=True)
+    saved = 0
+    for first, a in agents.items():
+        for second, b in agents.items():
+            if first == second:
+                continue
+            for i in range(args.record):
+                seat = i % n
+                seats = [a if p == seat else b for p in range(n)]
+                names = [first if p == seat else second for p in range(n)]
+                rec = records.play_recorded(args.game, seats, names, args.seed + i)
+                records.save(rec, folder / f"{first}-vs-{second}-{i}.json".replace(":", "_"))
+                saved += 1
+    return saved
 
 
 def main() -> None:
@@ -102,6 +135,9 @@ def main() -> None:
         )
         plot_cross_play(matrix, out / "crossplay.png")
 
+    if args.record:
+        saved = save_sample_games(args, agents, out / "records")
+        sections.append(f"Sample games: {saved} records in `{out / 'records'}`.")
     sections.append(f"Evaluated in {time.perf_counter() - start:.0f}s.")
     report = "\n\n".join(sections) + "\n"
     print(report)

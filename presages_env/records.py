@@ -75,6 +75,36 @@ def record(
     )
 
 
+def play_recorded(
+    game_name: str,
+    seat_agents: list[Any],
+    names: list[str],
+    seed: int,
+    **options: Any,
+) -> GameRecord:
+    """Play one game from the deal of ``seed``, seat p played by ``seat_agents[p]`` (any
+    agent with ``act``, or ``act_states`` when it ``needs_state``), and record it."""
+    game = get_game(game_name)
+    n = len(seat_agents)
+    state = game.new_state(n, seed, **options)
+    obs = np.zeros(game.obs_size(n), dtype=game.obs_dtype)
+    mask = np.zeros(game.num_actions(n), dtype=np.int8)
+    rewards = np.zeros(n, dtype=np.float32)
+    actions: list[int] = []
+    while not game.is_over(state):
+        seat = int(state[HDR_CURRENT])
+        agent = seat_agents[seat]
+        if agent.needs_state:
+            action = int(agent.act_states(state[None, :])[0])
+        else:
+            game.kernel.observe(state, np.int64(seat), obs)
+            game.kernel.legal_mask(state, mask)
+            action = agent.act(obs, mask)
+        game.step(state, action, rewards)  # checked: an agent's illegal move raises
+        actions.append(action)
+    return record(game_name, n, seed, actions, names, **options)
+
+
 def replay(rec: GameRecord) -> list[np.ndarray]:
     """Every state of the recorded game, from the deal to the end.
 

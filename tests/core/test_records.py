@@ -4,6 +4,10 @@ result), and a record that lies or is malformed is refused with a reason."""
 from __future__ import annotations
 
 import json
+import os
+import subprocess
+import sys
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -115,3 +119,42 @@ def test_malformed_records_are_refused_before_any_replay(tmp_path):
     path.write_text("{not json")
     with pytest.raises(ValueError, match="not JSON"):
         records.load(path)
+
+
+def test_evaluate_writes_sample_games_that_replay(tmp_path):
+    root = Path(__file__).resolve().parents[2]
+    subprocess.run(
+        [
+            sys.executable,
+            str(root / "baselines" / "evaluate.py"),
+            "--game",
+            "president",
+            "--agents",
+            "random",
+            "heuristic",
+            "--games",
+            "4",
+            "--num-envs",
+            "4",
+            "--record",
+            "2",
+            "--out",
+            str(tmp_path),
+        ],
+        check=True,
+        capture_output=True,
+        text=True,
+        env=dict(os.environ, PYTHONPATH=str(root)),
+    )
+    saved = sorted((tmp_path / "records").glob("*.json"))
+    assert [p.name for p in saved] == [
+        "heuristic-vs-random-0.json",
+        "heuristic-vs-random-1.json",
+        "random-vs-heuristic-0.json",
+        "random-vs-heuristic-1.json",
+    ]
+    for path in saved:
+        rec = records.load(path)
+        records.replay(rec)
+        first = path.name.split("-vs-")[0]
+        assert rec.agents.count(first) == 1  # one seat, rotating
