@@ -1,6 +1,7 @@
-"""A person can play a whole game of each game in the terminal: the CLI is driven through a
-pseudo-terminal with scripted input (help, a bad answer, a move, an undo, then moves) to the
-end, and the record it saves replays to the same result."""
+"""A person can play a whole game of each game in the terminal against the shipped agents
+(PPO, the heuristic): the CLI is driven through a pseudo-terminal with scripted input (help,
+a bad answer, a move, an undo, then moves) to the end, and the record it saves replays to
+the same result."""
 
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ import pytest
 
 pexpect = pytest.importorskip("pexpect")
 pytest.importorskip("rich")
+pytest.importorskip("torch")  # the shipped PPO agents
 
 import presages_env  # noqa: E402
 from presages_env import records  # noqa: E402
@@ -36,8 +38,8 @@ def test_a_whole_game_is_played_from_the_terminal(name, tmp_path):
             "--players",
             str(TABLES[name]),
             "--opponents",
+            "ppo",
             "heuristic",
-            "random",
             "--seed",
             "5",
             "--record",
@@ -72,7 +74,7 @@ def test_a_whole_game_is_played_from_the_terminal(name, tmp_path):
     child.close()
     assert child.exitstatus == 0, child.before
     rec = records.load(record)
-    assert rec.agents[1] == "you" and rec.agents[0] == "heuristic"
+    assert rec.agents[1] == "you" and rec.agents[0] == "ppo"  # the shipped checkpoint
     assert records.replay(rec)  # the saved game replays to its stored result
     human = [m for m in rec.actions if m["seat"] == 1]
     assert len(human) == moves
