@@ -78,11 +78,14 @@ def plot_win_rates(
 
     estimates = [result.win_rate_ci(confidence) for result in results]
     values = np.array([100 * e.value for e in estimates])
-    errors = np.array(
+    # rounding can put a Wilson bound a hair past the rate (1e-17 at a 0% rate)
+    errors = np.clip(
         [
             [100 * (e.value - e.low) for e in estimates],
             [100 * (e.high - e.value) for e in estimates],
-        ]
+        ],
+        0,
+        None,
     )
     labels = [f"{result.focus} vs {result.others}" for result in results]
     figure = Figure(figsize=(7, 1.2 + 0.4 * len(results)), layout="constrained")

@@ -281,3 +281,21 @@ def test_game_statistics_replay_from_the_seed():
     )
     assert (first.lengths == again.lengths).all() and first.lengths.min() > 0
     assert (first.legal_counts == again.legal_counts).all()
+
+
+def test_a_win_rate_of_zero_plots(tmp_path):
+    """A Wilson bound computed a hair above a 0% rate must not break the plot."""
+    from presages_env.evaluation.tournament import MatchResult
+
+    games = 10
+    lost = MatchResult(
+        "a",
+        "b",
+        "president",
+        2,
+        np.array([[-1.0, 1.0]] * games),
+        np.array([[0, 1]] * games),
+        np.zeros(games, dtype=np.int64),
+    )
+    assert lost.win_rate_ci().low > lost.win_rate_ci().value  # the rounding this guards
+    assert plot_win_rates([lost], tmp_path / "zero.png").exists()
