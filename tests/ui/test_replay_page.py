@@ -10,31 +10,22 @@ import re
 import shutil
 from pathlib import Path
 
-import numpy as np
 import pytest
 
 import presages_env
 from presages_env import records
 from presages_env.__main__ import main
-from presages_env.core.header import HDR_TERMINAL
+from presages_env.agents import RandomAgent
 
 ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
 EVIL = '</script><script>document.title="owned"</script><img src=x onerror=alert(1)>'
 
 
 def sample_record(name: str, seed: int = 2) -> records.GameRecord:
-    game = presages_env.get_game(name)
-    n = game.min_players
-    rng = np.random.default_rng(seed)
-    state = game.new_state(n, seed)
-    mask = np.zeros(game.num_actions(n), dtype=np.int8)
-    rewards = np.zeros(n, dtype=np.float32)
-    actions = []
-    while not state[HDR_TERMINAL]:
-        game.kernel.legal_mask(state, mask)
-        actions.append(int(rng.choice(np.flatnonzero(mask))))
-        game.kernel.step(state, np.int64(actions[-1]), rewards)
-    return records.record(name, n, seed, actions, [EVIL] + ["random"] * (n - 1))
+    """A game of random agents, the first seat named with markup."""
+    n = presages_env.get_game(name).min_players
+    seats = [RandomAgent(seed + p) for p in range(n)]
+    return records.play_recorded(name, seats, [EVIL] + ["random"] * (n - 1), seed)
 
 
 @pytest.mark.parametrize("name", presages_env.list_games())
