@@ -2,11 +2,7 @@
 
 from __future__ import annotations
 
-import pytest
-
-pytest.importorskip("tqdm")
-
-from presages_env.training.self_play import BudgetBar  # noqa: E402
+from presages_env.training.self_play import BudgetBar
 
 
 def test_a_time_budget_that_binds_shows_time():

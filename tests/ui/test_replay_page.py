@@ -52,7 +52,8 @@ def test_a_tampered_record_is_refused(tmp_path, capsys):
 
 def browser():
     """A headless Chromium driven by Selenium, or a skip (a failure on CI) saying why."""
-    webdriver = pytest.importorskip("selenium.webdriver")
+    from selenium import webdriver
+
     chromium = shutil.which("chromium") or shutil.which("chromium-browser")
     driver_path = shutil.which("chromedriver")
     if not (chromium and driver_path):

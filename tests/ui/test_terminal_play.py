@@ -9,14 +9,14 @@ import os
 import sys
 from pathlib import Path
 
+import pexpect
 import pytest
 
-pexpect = pytest.importorskip("pexpect")
-pytest.importorskip("rich")
-pytest.importorskip("torch")  # the shipped PPO agents
+import presages_env
+from presages_env import records
 
-import presages_env  # noqa: E402
-from presages_env import records  # noqa: E402
+# the shipped PPO agents need the train extra; without it there is nothing to play against
+pytest.importorskip("torch", reason="the shipped PPO agents need the [train] extra (torch)")
 
 ROOT = Path(__file__).resolve().parents[2]
 TABLES = {"president": 3, "presages": 4, "aciliande": 3, "res_arcana": 2}
