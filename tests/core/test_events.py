@@ -192,3 +192,31 @@ def test_vector_event_stream_matches_the_kernel_and_leaves_the_games_unchanged(n
             assert np.array_equal(logged.step_events(i, seat), ev.visible_to(got, seat))
     with pytest.raises(ValueError, match="events=True"):
         plain.step_events(0)
+
+
+@pytest.mark.parametrize("name", EVENT_GAMES)
+def test_the_new_entry_points_refuse_bad_input_and_change_nothing(name):
+    game = presages_env.get_game(name)
+    state = game.new_state(game.default_players, 3)
+    before = state.copy()
+    for seat, seed in ((99, 0), (-1, 0), (0, -5), ("0", 0)):
+        with pytest.raises((TypeError, ValueError)):
+            game.sample_world(state, seat, seed)
+    with pytest.raises(TypeError):
+        game.sample_world(state.astype(np.float64), 0, 0)
+    corrupt = state.copy()
+    corrupt[HDR_CURRENT] = 99
+    with pytest.raises(ValueError):
+        game.sample_world(corrupt, 0, 0)
+    assert np.array_equal(state, before)
+    env = presages_env.make(name)
+    env.reset(seed=1)
+    for seat in (99, -1, "x"):
+        with pytest.raises((TypeError, ValueError)):
+            env.events(seat)
+    vec = presages_env.make_vec(name, 2, events=True)
+    for game_index in (2, -1):
+        with pytest.raises(ValueError):
+            vec.step_events(game_index)
+    with pytest.raises(TypeError):
+        presages_env.make_vec(name, 2, events="yes")
