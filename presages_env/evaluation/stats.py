@@ -71,6 +71,22 @@ def mean_interval(values: np.ndarray, confidence: float = 0.95) -> Estimate:
     return Estimate(mean, mean - spread, mean + spread, values.size)
 
 
+def difference_interval(
+    first: np.ndarray, second: np.ndarray, confidence: float = 0.95
+) -> Estimate:
+    """``mean(first) - mean(second)`` with the normal interval of a difference of two
+    independent means (each side needs n ≥ 2); ``n`` is the smaller sample."""
+    first, second = (np.asarray(v, dtype=np.float64) for v in (first, second))
+    if min(first.size, second.size) < 2:
+        raise ValueError(
+            f"a difference's interval needs two values a side, got {first.size} and {second.size}"
+        )
+    value = float(first.mean() - second.mean())
+    variance = first.var(ddof=1) / first.size + second.var(ddof=1) / second.size
+    spread = z_score(confidence) * math.sqrt(float(variance))
+    return Estimate(value, value - spread, value + spread, min(first.size, second.size))
+
+
 def format_percent(estimate: Estimate) -> str:
     """``"52.3% ± 2.1"``: the estimate and half the interval's width, in percentage points.
 

@@ -200,26 +200,58 @@ def cross_play(
     """Every ordered pair (x, y), x = y included, as partners against ``opponent``.
 
     Agents trained apart have never met; how well they win together measures ad-hoc
-    cooperation. x takes one seat of the focused team (rotating over its seats), y the
-    rest of that team, ``opponent`` every other team. Raises ``ValueError`` for a game
-    without teams.
+    cooperation. Each pair is a :func:`partners` series on the same deals. Raises
+    ``ValueError`` for a game without teams.
     """
-    probe = VectorEnv(_describe(game), 1, num_players, **options)
-    if not _has_teams(probe):
+    matches = {
+        (x, y): partners(
+            game,
+            agents[x],
+            agents[y],
+            opponent,
+            num_games,
+            num_players,
+            seed,
+            num_envs,
+            names=(x, y),
+            progress=progress,
+            **options,
+        )
+        for x, y in itertools.product(agents, repeat=2)
+    }
+    return CrossPlayResult(list(agents), opponent.name, matches)
+
+
+def partners(
+    game: str | Game,
+    agent_x: Agent,
+    agent_y: Agent,
+    opponent: Agent,
+    num_games: int,
+    num_players: int | None = None,
+    seed: int = 0,
+    num_envs: int = 256,
+    *,
+    names: tuple[str, str] | None = None,
+    progress: bool = False,
+    **options: Any,
+) -> MatchResult:
+    """``agent_x`` in one seat of the focused team (the seat rotating), ``agent_y`` in the
+    team's other seats, ``opponent`` every other team; the result's focus is named
+    ``"x + y"``. Raises ``ValueError`` for a game without teams."""
+    name_x, name_y = names or (agent_x.name, agent_y.name)
+    vec = _vector_env(game, num_games, num_players, seed, num_envs, options)
+    if not _has_teams(vec):
         raise ValueError(
-            f"cross-play pairs partners, but {probe.game.name} at {probe.num_players} players "
+            f"partners share a team, but {vec.game.name} at {vec.num_players} players "
             "seats everyone in their own team; use a team game such as presages"
         )
-    matches = {}
-    for x, y in itertools.product(agents, repeat=2):
-        vec = _vector_env(game, num_games, num_players, seed, num_envs, options)
-        players = [agents[x], agents[y], opponent]
-        label = f"{x} + {y} vs {opponent.name}" if progress else None
-        arrays = _play(vec, players, _partners_against_opponent, num_games, label)
-        matches[x, y] = MatchResult(
-            f"{x} + {y}", opponent.name, vec.game.name, vec.num_players, *arrays
-        )
-    return CrossPlayResult(list(agents), opponent.name, matches)
+    label = f"{name_x} + {name_y} vs {opponent.name}" if progress else None
+    players = [agent_x, agent_y, opponent]
+    arrays = _play(vec, players, _partners_against_opponent, num_games, label)
+    return MatchResult(
+        f"{name_x} + {name_y}", opponent.name, vec.game.name, vec.num_players, *arrays
+    )
 
 
 def has_teams(game: str | Game, num_players: int | None = None, **options: Any) -> bool:

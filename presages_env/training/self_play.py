@@ -53,14 +53,14 @@ class BudgetBar:
     """A progress bar of whichever budget binds: a time budget that will run out before the
     step total shows seconds, not a step count that will never be reached."""
 
-    def __init__(self, total_steps: int, time_budget_s: float | None) -> None:
+    def __init__(
+        self, total_steps: int, time_budget_s: float | None, label: str = "MaskablePPO self-play"
+    ) -> None:
         from tqdm import tqdm
 
         self.total_steps = total_steps
         self.time_budget_s = time_budget_s
-        self.bar = tqdm(
-            total=100, desc="MaskablePPO self-play", bar_format="{l_bar}{bar}| {postfix}"
-        )
+        self.bar = tqdm(total=100, desc=label, bar_format="{l_bar}{bar}| {postfix}")
         self._shown = -1.0
 
     def update(self, steps: int, elapsed: float) -> None:
@@ -100,7 +100,8 @@ class _Training:
         class Callback(BaseCallback):
             def _on_training_start(self) -> None:
                 config = training.config
-                self.bar = BudgetBar(config.total_timesteps, config.time_budget_s)
+                label = f"self-play {Path(config.out_dir).name}"
+                self.bar = BudgetBar(config.total_timesteps, config.time_budget_s, label)
 
             def _on_step(self) -> bool:
                 elapsed = time.perf_counter() - training.start

@@ -1,0 +1,120 @@
+"""Zero-shot coordination benchmark: independent self-play populations as partners.
+
+    python baselines/coordination.py                  # the full budget (docs/coordination.md)
+    python baselines/coordination.py --budget ci      # a minute: the same pipeline, tiny
+
+For each team game (Présages at 4 and 6 players, Aciliande's team variant at 4) it trains K
+populations from scratch (``training/populations.py``: same algorithm, seeds 0..K-1, no
+heuristic anywhere), then plays every ordered pair as partners against a fixed opponent team
+and each population with the heuristic and with the search as partners
+(``evaluation/coordination.py``). Writes under --out, per setting, the populations' runs,
+``cross_play.png`` and, for all, ``results.md`` (tables, matrices, wall time).
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+from presages_env.agents import HeuristicAgent
+from presages_env.agents.ppo import PPOAgent
+from presages_env.agents.search import ISMCTSAgent
+from presages_env.evaluation import cross_play_table, plot_cross_play
+from presages_env.evaluation.coordination import coordination_table, evaluate_coordination
+from presages_env.training.opponents import baseline_agent
+from presages_env.training.populations import from_scratch_config, train_populations
+
+# (label, game, players, options): the team games and counts the benchmark covers
+SETTINGS = {
+    "presages4": ("Présages, 4 players", "presages", 4, {}),
+    "presages6": ("Présages, 6 players", "presages", 6, {}),
+    "aciliande4": ("Aciliande team variant, 4 players", "aciliande", 4, {"teams": True}),
+}
+
+
+@dataclass(frozen=True)
+class Budget:
+    populations: int
+    train_seconds: float
+    games: int  # per ordered pair of populations, and per population with the heuristic
+    search_games: int  # per population with the search as partner
+    search_simulations: int
+    settings: tuple[str, ...]
+
+
+BUDGETS = {
+    "ci": Budget(3, 6.0, 40, 4, 5, ("presages4",)),
+    "full": Budget(5, 300.0, 1000, 100, 50, tuple(SETTINGS)),
+}
+
+
+def main() -> None:
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("--budget", choices=sorted(BUDGETS), default="full")
+    p.add_argument("--settings", nargs="+", choices=sorted(SETTINGS), help="default: budget's")
+    p.add_argument("--populations", type=int, help="K (default: the budget's)")
+    p.add_argument("--train-seconds", type=float, help="per population")
+    p.add_argument("--games", type=int, help="per ordered pair")
+    p.add_argument("--opponent", default="random", help="the fixed opposing team: random|heuristic")
+    p.add_argument("--workers", type=int, default=2, help="populations trained at once")
+    p.add_argument("--seed", type=int, default=0, help="population i trains with seed + i")
+    p.add_argument("--out", default="runs/coordination")
+    args = p.parse_args()
+    budget = BUDGETS[args.budget]
+    k = args.populations or budget.populations
+    seconds = args.train_seconds or budget.train_seconds
+    games = args.games or budget.games
+    out = Path(args.out)
+    start = time.perf_counter()
+    sections = []
+    for key in args.settings or budget.settings:
+        label, game, players, options = SETTINGS[key]
+        print(f"== {label}: {k} populations, {seconds:.0f} s each")
+        configs = [
+            from_scratch_config(
+                game, args.seed + i, seconds, out / key / f"pop{i}", players, **options
+            )
+            for i in range(k)
+        ]
+        paths = train_populations(configs, workers=args.workers)
+        populations = {f"pop{i}": PPOAgent.load(path) for i, path in enumerate(paths)}
+        partners = {
+            "heuristic": HeuristicAgent(game),
+            "search": ISMCTSAgent(game, simulations=budget.search_simulations, seed=args.seed),
+        }
+        result = evaluate_coordination(
+            game,
+            populations,
+            baseline_agent(args.opponent, game, seed=args.seed + 1000),
+            games,
+            ad_hoc_partners=partners,
+            partner_games={"search": budget.search_games},
+            num_players=players,
+            seed=1_000_003 + args.seed,  # deals the populations never trained on
+            progress=True,
+            **options,
+        )
+        plot_cross_play(result.cross, out / key / "cross_play.png")
+        sections.append(
+            f"## {label}\n\n{coordination_table(result)}\n\n"
+            f"Cross-play matrix (row population in one seat, column population in the other; "
+            f"the diagonal is self-play), win rate against {result.opponent}:\n\n"
+            f"{cross_play_table(result.cross)}\n\n![cross-play]({key}/cross_play.png)\n"
+        )
+        print(sections[-1])
+    wall = time.perf_counter() - start
+    search_note = f"search partner: {budget.search_simulations} simulations per move"
+    header = (
+        f"# Zero-shot coordination ({args.budget} budget)\n\n"
+        f"{k} populations per setting, {seconds:.0f} s of training each ({args.workers} at once), "
+        f"{games} games per pair, {budget.search_games} per population with the search "
+        f"({search_note}); opponent team: {args.opponent}. Total wall time {wall / 60:.1f} min.\n"
+    )
+    (out / "results.md").write_text(header + "\n" + "\n".join(sections))
+    print(f"wrote {out}/results.md; total wall time {wall / 60:.1f} min")
+
+
+if __name__ == "__main__":
+    main()
