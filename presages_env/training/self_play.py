@@ -191,17 +191,27 @@ def train(config: TrainConfig):
     out.mkdir(parents=True, exist_ok=True)
     (out / "config.json").write_text(json.dumps(dataclasses.asdict(config), indent=2))
     game = get_game(config.game)
-    opponents = [baseline_agent(n, config.game, config.seed) for n in config.baseline_opponents]
-    env = SelfPlayVecEnv(
-        game.name,
-        config.num_envs,
-        opponents,
-        num_players=config.num_players,
-        team_play=config.team_play,
-        seed=config.seed,
-        features=config.features,
-        **config.game_options,
-    )
+
+    def make_env(num_envs: int) -> SelfPlayVecEnv:
+        opponents = [baseline_agent(n, game.name, config.seed) for n in config.baseline_opponents]
+        return SelfPlayVecEnv(
+            game.name,
+            num_envs,
+            opponents,
+            num_players=config.num_players,
+            team_play=config.team_play,
+            seed=config.seed,
+            features=config.features,
+            **config.game_options,
+        )
+
+    # A few steps of a throwaway env first: numba compiles (or loads its cache) before the
+    # time budget starts, so runs given the same budget train for the same time.
+    warm_up = make_env(2)
+    warm_up.reset()
+    for _ in range(3):
+        warm_up.step(warm_up.action_masks().argmax(axis=1))
+    env = make_env(config.num_envs)
     model = MaskablePPO(
         "MlpPolicy",
         env,
