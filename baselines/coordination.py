@@ -37,7 +37,7 @@ SETTINGS = {
 @dataclass(frozen=True)
 class Budget:
     populations: int
-    train_seconds: float
+    train_steps: int  # learner decisions per population
     games: int  # per ordered pair of populations, and per population with the heuristic
     search_games: int  # per population with the search as partner
     search_simulations: int
@@ -45,8 +45,8 @@ class Budget:
 
 
 BUDGETS = {
-    "ci": Budget(3, 6.0, 40, 4, 5, ("presages4",)),
-    "full": Budget(5, 300.0, 1000, 100, 50, tuple(SETTINGS)),
+    "ci": Budget(3, 10_000, 40, 4, 5, ("presages4",)),
+    "full": Budget(5, 300_000, 1000, 100, 50, tuple(SETTINGS)),
 }
 
 
@@ -55,7 +55,7 @@ def main() -> None:
     p.add_argument("--budget", choices=sorted(BUDGETS), default="full")
     p.add_argument("--settings", nargs="+", choices=sorted(SETTINGS), help="default: budget's")
     p.add_argument("--populations", type=int, help="K (default: the budget's)")
-    p.add_argument("--train-seconds", type=float, help="per population")
+    p.add_argument("--train-steps", type=int, help="learner decisions per population")
     p.add_argument("--games", type=int, help="per ordered pair")
     p.add_argument("--opponent", default="random", help="the fixed opposing team: random|heuristic")
     p.add_argument("--workers", type=int, default=2, help="populations trained at once")
@@ -64,17 +64,17 @@ def main() -> None:
     args = p.parse_args()
     budget = BUDGETS[args.budget]
     k = args.populations or budget.populations
-    seconds = args.train_seconds or budget.train_seconds
+    steps = args.train_steps or budget.train_steps
     games = args.games or budget.games
     out = Path(args.out)
     start = time.perf_counter()
     sections = []
     for key in args.settings or budget.settings:
         label, game, players, options = SETTINGS[key]
-        print(f"== {label}: {k} populations, {seconds:.0f} s each")
+        print(f"== {label}: {k} populations, {steps:,} learner decisions each")
         configs = [
             from_scratch_config(
-                game, args.seed + i, seconds, out / key / f"pop{i}", players, **options
+                game, args.seed + i, out / key / f"pop{i}", players, steps=steps, **options
             )
             for i in range(k)
         ]
@@ -108,7 +108,7 @@ def main() -> None:
     search_note = f"search partner: {budget.search_simulations} simulations per move"
     header = (
         f"# Zero-shot coordination ({args.budget} budget)\n\n"
-        f"{k} populations per setting, {seconds:.0f} s of training each ({args.workers} at once), "
+        f"{k} populations per setting, {steps:,} learner decisions each ({args.workers} at once), "
         f"{games} games per pair, {budget.search_games} per population with the search "
         f"({search_note}); opponent team: {args.opponent}. Total wall time {wall / 60:.1f} min.\n"
     )

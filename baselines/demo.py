@@ -1,13 +1,21 @@
-"""The main demo (``make run``): short self-play training, then an evaluation tournament.
+"""The main demo (``make run``): PPO learning from scratch beside a warm-started PPO, then a
+tournament with ratings.
 
-    python baselines/demo.py [--game presages] [--budget 180] [--eval-games 600]
+    python baselines/demo.py [--game presages] [--budget 200] [--eval-games 600]
 
-Clones the heuristic, then trains MaskablePPO by self-play on the default game (Présages,
-4 players, the learner playing a whole team, reading the observation and the heuristic's
-hints) for --budget seconds, then plays the trained
-agent, the heuristic and the random agent against each other with seat rotation and fixed
-seeds. Prints the results table and writes under --out:
-the learning curve (``ppo/learning_curve.png``), ``winrates.png`` and ``results.md``.
+On the default game (Présages, 4 players, the learner playing a whole team) two runs of
+MaskablePPO self-play share the --budget seconds:
+
+1. **from scratch**: a random policy on the raw observation, opponents random and its own
+   snapshots, no heuristic anywhere; its win rate against random climbs as it learns;
+2. **warm-started**: the heuristic cloned first (the policy also reads the heuristic's
+   hints), so it starts level with the heuristic, and PPO looks for where departing from
+   the advice pays.
+
+Both learning curves (win rates against random and against the heuristic) go on one plot;
+then the agents play each other with seat rotation and fixed seeds. Prints the results and
+the openskill ratings, and writes under --out ``learning_curves.png``, ``winrates.png`` and
+``results.md``.
 """
 
 from __future__ import annotations
@@ -17,7 +25,14 @@ import time
 from pathlib import Path
 
 from presages_env.agents import HeuristicAgent, RandomAgent
-from presages_env.evaluation import head_to_head, plot_win_rates, results_table
+from presages_env.evaluation import (
+    head_to_head,
+    plot_win_rates,
+    rate,
+    ratings_table,
+    results_table,
+)
+from presages_env.training.populations import from_scratch_config
 from presages_env.training.self_play import (
     TrainConfig,
     learner_agent,
@@ -30,55 +45,85 @@ def main() -> None:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--game", default="presages")
     p.add_argument("--players", type=int, default=None)
-    p.add_argument("--budget", type=float, default=180.0, help="training seconds")
+    p.add_argument("--budget", type=float, default=200.0, help="training seconds, both runs")
     p.add_argument("--eval-games", type=int, default=600, help="games per pairing")
-    p.add_argument(
-        "--features",
-        default="heuristic_hints",
-        help="what the policy reads: raw or heuristic_hints",
-    )
+    p.add_argument("--clone-samples", type=int, default=50_000, help="heuristic decisions")
+    p.add_argument("--curve-games", type=int, default=400, help="per curve point")
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--out", default="runs/demo")
     args = p.parse_args()
-    game = args.game
-    out = Path(args.out)
+    game, out = args.game, Path(args.out)
     start = time.perf_counter()
+    seconds = args.budget / 2
+    curve_games = args.curve_games  # 400: ± 5 points at worst
 
-    print(f"== 1. self-play training on {game} ({args.budget:.0f}s budget)")
-    config = TrainConfig(
+    print(f"== 1. from scratch: PPO self-play on the raw observation ({seconds:.0f} s)")
+    scratch = from_scratch_config(
+        game,
+        args.seed,
+        out / "from_scratch",
+        args.players,
+        seconds=seconds,
+        eval_games=curve_games,
+        eval_opponents=("random", "heuristic"),  # the heuristic only measures the curve
+    )
+    scratch_model, scratch_curve = train(scratch)
+
+    print(f"== 2. warm-started: the heuristic cloned, then PPO ({seconds:.0f} s)")
+    warm = TrainConfig(
         game=game,
         num_players=args.players,
         team_play=game == "presages",
-        features=args.features,
+        features="heuristic_hints",
         # small steps: larger ones drift away from the cloned heuristic (docs/agents.md)
         learning_rate=5e-5,
         ent_coef=0.001,
-        time_budget_s=args.budget,
-        eval_games=200,
-        warm_start_samples=50_000,
+        time_budget_s=seconds,
+        eval_games=curve_games,
+        warm_start_samples=args.clone_samples,
         warm_start_epochs=8,
         seed=args.seed,
-        out_dir=str(out / "ppo"),
+        out_dir=str(out / "warm_started"),
     )
-    model, curve = train(config)
-    plot_learning_curve(curve, out / "ppo" / "learning_curve.png")
+    warm_model, warm_curve = train(warm)
+    curves = {"from scratch": scratch_curve, "warm-started": warm_curve}
+    plot_learning_curve(curves, out / "learning_curves.png")
+    for name, curve in curves.items():
+        first, last = curve[0], curve[-1]
+        print(
+            f"{name}: vs random {first['win_rate_vs_random']:.0%} -> "
+            f"{last['win_rate_vs_random']:.0%}, vs heuristic "
+            f"{first['win_rate_vs_heuristic']:.0%} -> {last['win_rate_vs_heuristic']:.0%} "
+            f"over {last['timesteps']:,} learner decisions"
+        )
 
-    print(f"== 2. evaluation tournament ({args.eval_games} games per pairing)")
-    ppo = learner_agent(model)
-    heuristic = HeuristicAgent(game)
-    random = RandomAgent(args.seed)
-    pairings = [(ppo, random), (ppo, heuristic), (heuristic, random)]
+    print(f"== 3. tournament ({args.eval_games} games per pairing, seeds not used in training)")
+    agents = {
+        "ppo (warm-started)": learner_agent(warm_model),
+        "ppo (from scratch)": learner_agent(scratch_model),
+        "heuristic": HeuristicAgent(game),
+        "random": RandomAgent(args.seed),
+    }
+    names = list(agents)
+    pairings = [(a, b) for i, a in enumerate(names) for b in names[i + 1 :]]
     results = [
         head_to_head(
-            game, a, b, args.eval_games, num_players=args.players, seed=args.seed, progress=True
+            game,
+            agents[a],
+            agents[b],
+            args.eval_games,
+            num_players=args.players,
+            seed=args.seed + 777,
+            names=(a, b),
+            progress=True,
         )
         for a, b in pairings
     ]
-    table = results_table(results)
-    print(table)
-    (out / "results.md").write_text(f"# {game}: evaluation\n\n{table}\n")
+    table, ratings = results_table(results), ratings_table(rate(results))
+    print(f"{table}\n\nopenskill ratings:\n\n{ratings}")
+    (out / "results.md").write_text(f"# {game}: evaluation\n\n{table}\n\n## Ratings\n\n{ratings}\n")
     plot_win_rates(results, out / "winrates.png")
-    print(f"\nwrote {out}/results.md, {out}/winrates.png, {out}/ppo/learning_curve.png")
+    print(f"\nwrote {out}/results.md, {out}/winrates.png, {out}/learning_curves.png")
     print(f"total time {time.perf_counter() - start:.0f}s")
 
 

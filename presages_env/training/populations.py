@@ -20,22 +20,28 @@ from presages_env.training.self_play import TrainConfig
 def from_scratch_config(
     game: str,
     seed: int,
-    seconds: float,
     out_dir: str | Path,
     num_players: int | None = None,
+    *,
+    steps: int = 10**9,
+    seconds: float | None = None,
     eval_games: int = 200,
+    eval_opponents: tuple[str, ...] = ("random",),
     **options: Any,
 ) -> TrainConfig:
-    """Team self-play from a random policy on the raw observation, stopped by ``seconds``;
-    the learning curve is measured against random every five rollouts."""
+    """Team self-play from a random policy on the raw observation, stopped after ``steps``
+    learner decisions or ``seconds`` (populations compared with each other get the same
+    steps: a time budget on a shared machine gives them unequal training); the learning
+    curve is measured against ``eval_opponents`` every five rollouts."""
     return TrainConfig(
         game=game,
         num_players=num_players,
         team_play=True,
-        total_timesteps=10**9,  # the time budget binds
+        total_timesteps=steps,
         time_budget_s=seconds,
         features="raw",
         baseline_opponents=("random",),
+        eval_opponents=eval_opponents,
         warm_start=None,
         eval_games=eval_games,
         seed=seed,

@@ -37,6 +37,7 @@ class TrainConfig:
     net_arch: tuple[int, ...] = (256, 256)
     features: str = "raw"  # what the policy reads: "raw" or "heuristic_hints"
     baseline_opponents: tuple[str, ...] = ("random", "heuristic")
+    eval_opponents: tuple[str, ...] | None = None  # the curve's opponents (None: the above)
     warm_start: str | None = "heuristic"  # clone this agent before PPO (None: from scratch)
     warm_start_samples: int = 200_000  # teacher decisions to clone
     warm_start_epochs: int = 4
@@ -133,7 +134,7 @@ class _Training:
 
         learner = learner_agent(model)
         row = {"timesteps": model.num_timesteps, "seconds": time.perf_counter() - self.start}
-        for name in self.config.baseline_opponents:
+        for name in self.config.eval_opponents or self.config.baseline_opponents:
             opponent = baseline_agent(name, self.config.game, seed=self.config.seed + 1)
             result = head_to_head(
                 self.config.game,
@@ -230,7 +231,7 @@ def train(config: TrainConfig):
     training = _Training(config, env, out)
     if config.warm_start:
         warm_start(model, config, env.features)
-        training.evaluate(model)
+    training.evaluate(model)  # the curve's first point: where PPO starts
     model.learn(config.total_timesteps, callback=training.make_callback())
     training.evaluate(model)
     model.save(out / "model.zip")
@@ -238,17 +239,27 @@ def train(config: TrainConfig):
     return model, training.curve
 
 
-def plot_learning_curve(curve: list[dict], path: Path) -> None:
+def plot_learning_curve(curve: list[dict] | dict[str, list[dict]], path: Path) -> None:
+    """Win rates against each evaluation opponent over learner decisions. Several named
+    runs (``{"from scratch": curve, ...}``) share the plot: one line style per run, one
+    colour per opponent."""
     import matplotlib
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    fig, ax = plt.subplots(figsize=(6, 3.5))
-    steps = [row["timesteps"] for row in curve]
-    for key in curve[0]:
-        if key.startswith("win_rate_vs_"):
-            ax.plot(steps, [row[key] for row in curve], marker="o", label=key[9:].replace("_", " "))
+    runs = curve if isinstance(curve, dict) else {"": curve}
+    fig, ax = plt.subplots(figsize=(7, 4))
+    colours: dict[str, str] = {}
+    for style, (run, rows) in zip(("-", "--", ":", "-."), runs.items(), strict=False):
+        steps = [row["timesteps"] for row in rows]
+        for key in rows[0]:
+            if key.startswith("win_rate_vs_"):
+                opponent = key[len("win_rate_") :].replace("_", " ")
+                colour = colours.setdefault(opponent, f"C{len(colours)}")
+                label = f"{run}: {opponent}" if run else opponent
+                values = [row[key] for row in rows]
+                ax.plot(steps, values, style, color=colour, marker="o", label=label)
     ax.set_xlabel("learner decisions")
     ax.set_ylabel("win rate")
     ax.set_ylim(0, 1)

@@ -86,11 +86,11 @@ def test_difference_interval_matches_two_independent_means():
 
 
 def test_populations_start_from_scratch_on_the_raw_observation():
-    config = from_scratch_config("aciliande", 3, 60.0, "out", 4, teams=True)
+    config = from_scratch_config("aciliande", 3, "out", 4, steps=5000, teams=True)
     assert config.warm_start is None and config.features == "raw"
     assert config.team_play and config.baseline_opponents == ("random",)
     assert config.seed == 3 and config.game_options == {"teams": True}
-    assert config.time_budget_s == 60.0
+    assert config.total_timesteps == 5000 and config.time_budget_s is None
     with pytest.raises(ValueError, match="workers"):
         train_populations([config], workers=0)
 
