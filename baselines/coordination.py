@@ -58,6 +58,12 @@ def main() -> None:
     p.add_argument("--train-steps", type=int, help="learner decisions per population")
     p.add_argument("--games", type=int, help="per ordered pair")
     p.add_argument("--opponent", default="random", help="the fixed opposing team: random|heuristic")
+    p.add_argument(
+        "--critic",
+        choices=("local", "global"),
+        default="local",
+        help="local: independent PPO; global: MAPPO-style centralised critic",
+    )
     p.add_argument("--workers", type=int, default=2, help="populations trained at once")
     p.add_argument("--seed", type=int, default=0, help="population i trains with seed + i")
     p.add_argument("--out", default="runs/coordination")
@@ -74,7 +80,13 @@ def main() -> None:
         print(f"== {label}: {k} populations, {steps:,} learner decisions each")
         configs = [
             from_scratch_config(
-                game, args.seed + i, out / key / f"pop{i}", players, steps=steps, **options
+                game,
+                args.seed + i,
+                out / key / f"pop{i}",
+                players,
+                steps=steps,
+                critic=args.critic,
+                **options,
             )
             for i in range(k)
         ]
@@ -105,12 +117,14 @@ def main() -> None:
         )
         print(sections[-1])
     wall = time.perf_counter() - start
+    algorithm = "MAPPO-style centralised critic" if args.critic == "global" else "independent PPO"
     search_note = f"search partner: {budget.search_simulations} simulations per move"
     header = (
         f"# Zero-shot coordination ({args.budget} budget)\n\n"
-        f"{k} populations per setting, {steps:,} learner decisions each ({args.workers} at once), "
-        f"{games} games per pair, {budget.search_games} per population with the search "
-        f"({search_note}); opponent team: {args.opponent}. Total wall time {wall / 60:.1f} min.\n"
+        f"{k} populations per setting ({algorithm}), {steps:,} learner decisions each "
+        f"({args.workers} trained at once), {games} games per pair, {budget.search_games} "
+        f"per population with the search ({search_note}); opponent team: {args.opponent}. "
+        f"Total wall time {wall / 60:.1f} min.\n"
     )
     (out / "results.md").write_text(header + "\n" + "\n".join(sections))
     print(f"wrote {out}/results.md; total wall time {wall / 60:.1f} min")

@@ -41,6 +41,12 @@ def parse_args() -> TrainConfig:
         default=",".join(defaults.baseline_opponents),
         help="baseline opponents, comma-separated",
     )
+    p.add_argument(
+        "--critic",
+        choices=("local", "global"),
+        default=defaults.critic,
+        help="global: MAPPO-style critic on the global state (needs --warm-start none)",
+    )
     p.add_argument("--max-snapshots", type=int, default=defaults.max_snapshots)
     p.add_argument("--warm-start-samples", type=int, default=defaults.warm_start_samples)
     p.add_argument(
@@ -71,6 +77,7 @@ def parse_args() -> TrainConfig:
         gamma=a.gamma,
         eval_games=a.eval_games,
         features=a.features,
+        critic=a.critic,
         baseline_opponents=tuple(a.opponents.split(",")),
         max_snapshots=a.max_snapshots,
         warm_start=None if a.warm_start == "none" else a.warm_start,

@@ -58,8 +58,10 @@ class LearnerBatch:
         opponent_weights: Sequence[float] | None = None,
         features: str = "raw",
         max_steps: int = 0,
+        critic_state: bool = False,
         **options: Any,
     ) -> None:
+        self.critic_state = bool(critic_state)
         self.max_steps = check_int(max_steps, "max_steps (0 = no cap)", 0)
         self.vec = presages_env.make_vec(
             game, num_envs, num_players=num_players, seed=check_seed(seed), **options
@@ -90,9 +92,41 @@ class LearnerBatch:
         return int(self.bounds()[0].size)
 
     def bounds(self) -> tuple[np.ndarray, np.ndarray]:
-        """float32 lower and upper bounds of the learner's features."""
+        """float32 lower and upper bounds of the learner's input (see :meth:`_observe`)."""
         n = self.num_players
-        return self.features.low_high(self.game.obs_low(n), self.game.obs_high(n))
+        low, high = self.features.low_high(self.game.obs_low(n), self.game.obs_high(n))
+        if not self.critic_state:
+            return low, high
+        global_low, global_high = self.game.global_bounds(n)
+        low = np.concatenate([low, global_low, np.zeros(n)]).astype(np.float32)
+        high = np.concatenate([high, global_high, np.ones(n)]).astype(np.float32)
+        return low, high
+
+    @property
+    def actor_size(self) -> int:
+        """How many leading columns of the input are the seat's own features."""
+        n = self.num_players
+        return int(self.features.low_high(self.game.obs_low(n), self.game.obs_high(n))[0].size)
+
+    def _observe(self, envs: np.ndarray | None = None) -> np.ndarray:
+        """The learner's input in ``envs`` (default all): its features, then with
+        ``critic_state`` the global state and a one-hot of the acting seat, which only a
+        centralised critic reads (training/central_critic.py)."""
+        obs, masks = (
+            (self.vec.obs, self.vec.masks)
+            if envs is None
+            else (
+                self.vec.obs[envs],
+                self.vec.masks[envs],
+            )
+        )
+        features = self.features(obs, masks)
+        if not self.critic_state:
+            return features
+        rows = self._rows if envs is None else envs
+        seats = np.eye(self.num_players, dtype=np.float32)[self.vec.current[rows]]
+        world = self.vec.global_states()[rows].astype(np.float32)
+        return np.concatenate([features, world, seats], axis=1)
 
     @property
     def masks(self) -> np.ndarray:
@@ -153,7 +187,7 @@ class LearnerBatch:
         self._episode_length[:] = 0
         self._carry[:] = 0.0
         self._play_opponents(np.zeros(self.num_envs, np.float32), np.ones(self.num_envs, bool))
-        self.obs = self.features(self.vec.obs, self.vec.masks)
+        self.obs = self._observe()
         return self.obs
 
     def check_actions(self, actions: Any, skip: np.ndarray | None = None) -> np.ndarray:
@@ -190,7 +224,7 @@ class LearnerBatch:
         truncated, final_obs = self._cut_long_games(rewards, terminated)
         ended = terminated | truncated
         self._episode_return[~ended] += rewards[~ended]
-        self.obs = self.features(self.vec.obs, self.vec.masks)
+        self.obs = self._observe()
         return LearnerStep(self.obs, rewards, terminated, truncated, final_obs, self._finished)
 
     def _step_vec(self, actions: np.ndarray):
@@ -245,7 +279,7 @@ class LearnerBatch:
         if not cut.size:
             return truncated, self.obs
         final_obs = self.obs.copy()
-        final_obs[cut] = self.features(self.vec.obs[cut], self.vec.masks[cut])
+        final_obs[cut] = self._observe(cut)
         truncated[cut] = True
         seeds = self._rng.integers(SEED_BOUND, size=cut.size, dtype=np.int64)
         self.vec.reset_games(cut, seeds)

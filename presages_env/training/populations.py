@@ -27,12 +27,14 @@ def from_scratch_config(
     seconds: float | None = None,
     eval_games: int = 200,
     eval_opponents: tuple[str, ...] = ("random",),
+    critic: str = "local",
     **options: Any,
 ) -> TrainConfig:
     """Team self-play from a random policy on the raw observation, stopped after ``steps``
     learner decisions or ``seconds`` (populations compared with each other get the same
     steps: a time budget on a shared machine gives them unequal training); the learning
-    curve is measured against ``eval_opponents`` every five rollouts."""
+    curve is measured against ``eval_opponents`` every five rollouts. ``critic="global"``
+    trains MAPPO-style (training/central_critic.py)."""
     return TrainConfig(
         game=game,
         num_players=num_players,
@@ -42,6 +44,7 @@ def from_scratch_config(
         features="raw",
         baseline_opponents=("random",),
         eval_opponents=eval_opponents,
+        critic=critic,
         warm_start=None,
         eval_games=eval_games,
         seed=seed,

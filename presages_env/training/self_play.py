@@ -17,6 +17,8 @@ from presages_env.agents.ppo import PPOAgent, frozen_copy
 from presages_env.games import get_game
 from presages_env.training.opponents import baseline_agent
 
+CRITICS = ("local", "global")
+
 
 @dataclasses.dataclass
 class TrainConfig:
@@ -36,6 +38,7 @@ class TrainConfig:
     ent_coef: float = 0.01
     net_arch: tuple[int, ...] = (256, 256)
     features: str = "raw"  # what the policy reads: "raw" or "heuristic_hints"
+    critic: str = "local"  # "global": MAPPO-style, the critic also reads the global state
     baseline_opponents: tuple[str, ...] = ("random", "heuristic")
     eval_opponents: tuple[str, ...] | None = None  # the curve's opponents (None: the above)
     warm_start: str | None = "heuristic"  # clone this agent before PPO (None: from scratch)
@@ -124,7 +127,7 @@ class _Training:
         if config.max_snapshots and self.rollouts % config.snapshot_every == 0:
             snapshots = [a for a in self.env.opponents if a not in self.baselines]
             name = f"snapshot_{model.num_timesteps}"
-            snapshots.append(frozen_copy(model.policy, name, self.env.features))
+            snapshots.append(frozen_copy(playing_policy(model), name, self.env.features))
             self.env.set_opponents(self.baselines + snapshots[-config.max_snapshots :])
         if self.rollouts % config.eval_every == 0:
             self.evaluate(model)
@@ -156,7 +159,16 @@ class _Training:
 
 def learner_agent(model, name: str = "ppo") -> PPOAgent:
     """The policy being trained as an agent, reading the features its env gives it."""
-    return PPOAgent(model.policy, name, features=model.get_env().features)
+    return PPOAgent(playing_policy(model), name, features=model.get_env().features)
+
+
+def playing_policy(model):
+    """The policy that acts: the model's own, or with a centralised critic a plain copy of
+    its actor (which reads the seat's features only)."""
+    from presages_env.training.central_critic import CentralCriticPolicy, actor_policy
+
+    policy = model.policy
+    return actor_policy(policy) if isinstance(policy, CentralCriticPolicy) else policy
 
 
 def warm_start(model, config: TrainConfig, features) -> None:
@@ -188,6 +200,10 @@ def train(config: TrainConfig):
 
     from presages_env.training.vec_env import SelfPlayVecEnv
 
+    if config.critic not in CRITICS:
+        raise ValueError(f"critic must be one of {CRITICS}, got {config.critic!r}")
+    if config.critic == "global" and config.warm_start:
+        raise ValueError("cloning fits a critic on the observation: use warm_start=None")
     out = Path(config.out_dir)
     out.mkdir(parents=True, exist_ok=True)
     (out / "config.json").write_text(json.dumps(dataclasses.asdict(config), indent=2))
@@ -203,6 +219,7 @@ def train(config: TrainConfig):
             team_play=config.team_play,
             seed=config.seed,
             features=config.features,
+            critic_state=config.critic == "global",
             **config.game_options,
         )
 
@@ -213,8 +230,15 @@ def train(config: TrainConfig):
     for _ in range(3):
         warm_up.step(warm_up.action_masks().argmax(axis=1))
     env = make_env(config.num_envs)
+    policy_kwargs: dict = {"net_arch": list(config.net_arch)}
+    policy = "MlpPolicy"
+    if config.critic == "global":
+        from presages_env.training.central_critic import CentralCriticPolicy
+
+        policy = CentralCriticPolicy
+        policy_kwargs["actor_size"] = env.batch.actor_size
     model = MaskablePPO(
-        "MlpPolicy",
+        policy,
         env,
         n_steps=config.n_steps,
         batch_size=config.batch_size,
@@ -222,7 +246,7 @@ def train(config: TrainConfig):
         learning_rate=config.learning_rate,
         gamma=config.gamma,
         ent_coef=config.ent_coef,
-        policy_kwargs={"net_arch": list(config.net_arch)},
+        policy_kwargs=policy_kwargs,
         seed=config.seed,
         device="cpu",
         verbose=0,

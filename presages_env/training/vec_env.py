@@ -5,7 +5,9 @@ share the policy and the reward); the other seats are played by opponents drawn 
 at every new deal (:class:`~presages_env.training.learner_batch.LearnerBatch` does the
 playing). SB3 only ever sees learner decisions. ``env_method("action_masks")`` serves
 sb3-contrib's ``MaskablePPO``. The learner sees ``features`` of its observation
-(``agents/features.py``: raw, or with the heuristic's hints).
+(``agents/features.py``: raw, or with the heuristic's hints); with ``critic_state`` the
+global state and the acting seat follow them, for a centralised critic
+(``training/central_critic.py``).
 
 Episode ends are reported the SB3 way: ``infos[i]["episode"]`` (return and length), and for a
 game cut by ``max_steps`` ``infos[i]["TimeLimit.truncated"] = True`` with the learner's
@@ -38,6 +40,7 @@ class SelfPlayVecEnv(VecEnv):
         opponent_weights: Sequence[float] | None = None,
         features: str = "raw",
         max_steps: int = 0,
+        critic_state: bool = False,
         **options: Any,
     ) -> None:
         self.batch = LearnerBatch(
@@ -50,6 +53,7 @@ class SelfPlayVecEnv(VecEnv):
             opponent_weights=opponent_weights,
             features=features,
             max_steps=max_steps,
+            critic_state=critic_state,
             **options,
         )
         self.vec = self.batch.vec
