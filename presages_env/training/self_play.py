@@ -28,7 +28,7 @@ class TrainConfig:
     num_players: int | None = None  # None: the game's default
     team_play: bool = False  # learner plays every seat of its team (team games)
     total_timesteps: int = 1_000_000  # learner decisions; the time budget may stop earlier
-    time_budget_s: float | None = 300.0
+    time_budget_s: float | None = 300.0  # of PPO: compiling and cloning come before it
     num_envs: int = 64
     n_steps: int = 128  # decisions per env per rollout
     batch_size: int = 2048
@@ -252,9 +252,9 @@ def train(config: TrainConfig):
         verbose=0,
     )
     model.set_logger(configure(str(out / "logs"), ["csv", "tensorboard"]))
-    training = _Training(config, env, out)
     if config.warm_start:
         warm_start(model, config, env.features)
+    training = _Training(config, env, out)  # the time budget is PPO's, after any cloning
     training.evaluate(model)  # the curve's first point: where PPO starts
     model.learn(config.total_timesteps, callback=training.make_callback())
     training.evaluate(model)
