@@ -86,6 +86,9 @@ class LearnerBatch:
         self._carry = np.zeros(b, dtype=np.float32)
         self._finished: list[tuple[int, float, int]] = []
         self.obs = np.zeros((b, self.observation_size), dtype=np.float32)
+        if self.critic_state:  # filled in place at every learner step
+            shape = (b, self.game.global_size(n))
+            self._world = np.zeros(shape, dtype=self.game.global_dtype)
 
     @property
     def observation_size(self) -> int:
@@ -94,7 +97,7 @@ class LearnerBatch:
     def bounds(self) -> tuple[np.ndarray, np.ndarray]:
         """float32 lower and upper bounds of the learner's input (see :meth:`_observe`)."""
         n = self.num_players
-        low, high = self.features.low_high(self.game.obs_low(n), self.game.obs_high(n))
+        low, high = self._feature_bounds()
         if not self.critic_state:
             return low, high
         global_low, global_high = self.game.global_bounds(n)
@@ -102,30 +105,28 @@ class LearnerBatch:
         high = np.concatenate([high, global_high, np.ones(n)]).astype(np.float32)
         return low, high
 
+    def _feature_bounds(self) -> tuple[np.ndarray, np.ndarray]:
+        n = self.num_players
+        return self.features.low_high(self.game.obs_low(n), self.game.obs_high(n))
+
     @property
     def actor_size(self) -> int:
         """How many leading columns of the input are the seat's own features."""
-        n = self.num_players
-        return int(self.features.low_high(self.game.obs_low(n), self.game.obs_high(n))[0].size)
+        return int(self._feature_bounds()[0].size)
 
     def _observe(self, envs: np.ndarray | None = None) -> np.ndarray:
         """The learner's input in ``envs`` (default all): its features, then with
         ``critic_state`` the global state and a one-hot of the acting seat, which only a
         centralised critic reads (training/central_critic.py)."""
-        obs, masks = (
-            (self.vec.obs, self.vec.masks)
-            if envs is None
-            else (
-                self.vec.obs[envs],
-                self.vec.masks[envs],
-            )
-        )
+        if envs is None:
+            obs, masks, rows = self.vec.obs, self.vec.masks, self._rows
+        else:
+            obs, masks, rows = self.vec.obs[envs], self.vec.masks[envs], envs
         features = self.features(obs, masks)
         if not self.critic_state:
             return features
-        rows = self._rows if envs is None else envs
         seats = np.eye(self.num_players, dtype=np.float32)[self.vec.current[rows]]
-        world = self.vec.global_states()[rows].astype(np.float32)
+        world = self.vec.global_states(out=self._world)[rows].astype(np.float32)
         return np.concatenate([features, world, seats], axis=1)
 
     @property
