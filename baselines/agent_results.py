@@ -4,9 +4,9 @@
 
 Plays the four pairings the docs report — heuristic vs random, PPO vs random, PPO vs
 heuristic, search vs heuristic — with seat (or team) rotation and fixed seeds, the first
-agent on one side and the second on all others. PPO is the shipped checkpoint
-``presages_env/checkpoints/<game>.pt`` (or --ppo PATH); a game with no checkpoint yet plays
-the other pairings. ``--pairings`` picks some of them, ``--rollouts`` (default: the game's
+agent on one side and the second on all others. PPO is the checkpoint shipped for the player
+count (``shipped_checkpoint``; or --ppo PATH); a game with no checkpoint yet plays the other
+pairings. ``--pairings`` picks some of them, ``--rollouts`` (default: the game's
 ``Game.search_rollouts``) the search's rollout policy. Prints a Markdown table, and the
 search's speed: seconds per searched decision (decisions with one legal action are played
 without searching) and simulations per second, in wall and in CPU time.
@@ -16,12 +16,11 @@ from __future__ import annotations
 
 import argparse
 import time
-from pathlib import Path
 
 import numpy as np
 
-import presages_env
 from presages_env.agents import Agent, HeuristicAgent, RandomAgent
+from presages_env.agents.ppo import shipped_checkpoint
 from presages_env.agents.search import ISMCTSAgent
 from presages_env.evaluation import head_to_head, results_table
 
@@ -91,12 +90,13 @@ def main() -> None:
         "heuristic": HeuristicAgent(args.game),
         "random": RandomAgent(args.seed),
     }
-    shipped = Path(presages_env.__file__).parent / "checkpoints" / f"{args.game}.pt"
+    shipped = shipped_checkpoint(args.game, args.players)
     wants_ppo = any(pairing.startswith("ppo") for pairing in args.pairings)
     if wants_ppo and (args.ppo or shipped.exists()):
         from presages_env.agents.ppo import PPOAgent
 
         agents["ppo"] = PPOAgent.load(args.ppo or shipped, name="ppo")
+        print(f"ppo: {args.ppo or shipped.name}")
     elif wants_ppo:
         print(f"no PPO checkpoint for {args.game} ({shipped} is missing): PPO rows left out")
     pairings = []

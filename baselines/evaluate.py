@@ -70,7 +70,13 @@ def parse_args() -> argparse.Namespace:
 def make_agent(spec: str, args: argparse.Namespace) -> tuple[str, Agent]:
     """The agent a command-line name stands for, and the label it gets in the tables."""
     try:
-        return agent_from_spec(spec, args.game, seed=args.seed, simulations=args.simulations)
+        return agent_from_spec(
+            spec,
+            args.game,
+            seed=args.seed,
+            simulations=args.simulations,
+            num_players=args.players,
+        )
     except ModuleNotFoundError as error:
         raise SystemExit(f"agent {spec!r} is unavailable here: {error}") from error
     except (OSError, ValueError, TypeError) as error:

@@ -155,9 +155,15 @@ class PPOAgent(Agent):
         return np.asarray(actions, dtype=np.int64)
 
 
-def shipped_checkpoint(game: str) -> Path:
-    """The checkpoint shipped for ``game`` (``presages_env/checkpoints/<game>.pt``)."""
-    get_game(game)  # an unknown name is refused with the list of games
+def shipped_checkpoint(game: str, num_players: int | None = None) -> Path:
+    """The checkpoint shipped for ``game`` at ``num_players``: the one trained at that count
+    (``checkpoints/<game>_<n>p.pt``) where it exists, else the game's own
+    (``checkpoints/<game>.pt``, trained at its default count)."""
+    spec = get_game(game)  # an unknown name is refused with the list of games
+    if num_players is not None:
+        per_count = SHIPPED / f"{game}_{spec.check_num_players(num_players)}p.pt"
+        if per_count.is_file():
+            return per_count
     return SHIPPED / f"{game}.pt"
 
 

@@ -1,5 +1,5 @@
 """Agents named on a command line: ``random[:SEED]``, ``heuristic``, ``search[:SIMULATIONS]``,
-``ppo[:PATH]`` (the game's shipped checkpoint without a path)."""
+``ppo[:PATH]`` (without a path, the checkpoint shipped for the game at that player count)."""
 
 from __future__ import annotations
 
@@ -12,8 +12,15 @@ from presages_env.agents.search import ISMCTSAgent
 AGENT_KINDS = ("random", "heuristic", "search", "ppo")
 
 
-def make_agent(spec: str, game: str, seed: int = 0, simulations: int = 100) -> tuple[str, Agent]:
-    """The agent ``spec`` stands for in ``game`` and the label it gets in tables.
+def make_agent(
+    spec: str,
+    game: str,
+    seed: int = 0,
+    simulations: int = 100,
+    num_players: int | None = None,
+) -> tuple[str, Agent]:
+    """The agent ``spec`` stands for in ``game`` at ``num_players`` (default: the game's
+    default count) and the label it gets in tables.
 
     Raises ``ValueError`` for an unknown kind, ``ImportError`` when PPO's extra (torch) is
     missing, and what :meth:`PPOAgent.load` raises for a bad checkpoint.
@@ -29,7 +36,7 @@ def make_agent(spec: str, game: str, seed: int = 0, simulations: int = 100) -> t
     if kind == "ppo":
         from presages_env.agents.ppo import PPOAgent, shipped_checkpoint
 
-        path = Path(arg) if arg else shipped_checkpoint(game)
+        path = Path(arg) if arg else shipped_checkpoint(game, num_players)
         return (f"ppo:{path.stem}" if arg else "ppo"), PPOAgent.load(path)
     raise ValueError(
         f"unknown agent {spec!r}; use random[:SEED], heuristic, search[:SIMULATIONS] or ppo[:PATH]"

@@ -62,7 +62,8 @@ def play(
     agents: dict[int, Any] = {}
     others = [p for p in range(n) if p != seat]
     for i, p in enumerate(others):
-        label, agents[p] = make_agent(opponents[i % len(opponents)], game_name, seed=seed + p)
+        spec = opponents[i % len(opponents)]
+        label, agents[p] = make_agent(spec, game_name, seed=seed + p, num_players=n)
         names.append(label)
     names.insert(seat, "you")
     session = _Session(game_name, n, seed, options)

@@ -6,6 +6,7 @@ import base64
 import json
 import pathlib
 import pickle
+import re
 import subprocess
 import sys
 import zipfile
@@ -23,6 +24,7 @@ from presages_env.agents import RandomAgent
 from presages_env.agents import ppo as ppo_module
 from presages_env.agents.features import make_features
 from presages_env.agents.ppo import PPOAgent
+from presages_env.agents.specs import make_agent
 from presages_env.games import get_game
 from presages_env.training.vec_env import SelfPlayVecEnv
 
@@ -40,10 +42,10 @@ class TouchOnUnpickle:
         return pathlib.Path.touch, (self.marker,)
 
 
-def positions(game: str, agent=None, steps: int = 20, num_envs: int = 32):
+def positions(game: str, agent=None, steps: int = 20, num_envs: int = 32, num_players=None):
     """Observations and masks met when ``agent`` (default: random) plays every seat."""
     agent = agent or RandomAgent(3)
-    vec = presages_env.make_vec(game, num_envs, seed=7)
+    vec = presages_env.make_vec(game, num_envs, num_players=num_players, seed=7)
     obs, masks = [], []
     for _ in range(steps):
         obs.append(vec.obs.copy())
@@ -287,20 +289,43 @@ def test_foreign_files_are_refused_and_missing_ones_are_not_found(tmp_path):
 
 
 # ---- the shipped checkpoints ---------------------------------------------------------------
-@pytest.mark.parametrize("game", GAMES)
-def test_shipped_checkpoints_load_safely_and_play_legal_actions(game):
-    path = CHECKPOINTS / f"{game}.pt"
-    assert sorted(torch.load(path, weights_only=True)) == [
+SHIPPED_FILES = sorted(path.name for path in CHECKPOINTS.glob("*.pt"))
+PER_COUNT = re.compile(r"(?P<game>[a-z_]+?)(_(?P<players>\d)p)?\.pt")
+
+
+@pytest.mark.parametrize("name", SHIPPED_FILES)
+def test_shipped_checkpoints_load_safely_and_play_legal_actions(name):
+    match = PER_COUNT.fullmatch(name)
+    assert match, f"{name} is neither <game>.pt nor <game>_<n>p.pt"
+    game, players = match["game"], match["players"] and int(match["players"])
+    assert sorted(torch.load(CHECKPOINTS / name, weights_only=True)) == [
         "metadata",
         "observation_high",
         "observation_low",
         "policy",
     ]
-    agent = PPOAgent.load(path)
+    agent = PPOAgent.load(CHECKPOINTS / name)
     assert agent.features.game == game
-    assert agent.features.name == ("heuristic_hints" if game == "presages" else "raw")
-    obs, masks = positions(game, agent, steps=30)  # asserts every action is legal
+    obs, masks = positions(game, agent, steps=30, num_players=players)  # every action legal
     assert len(np.unique(agent.act_batch(obs, masks))) > 5
+
+
+def test_the_shipped_checkpoint_is_the_one_trained_at_the_player_count(tmp_path, monkeypatch):
+    monkeypatch.setattr(ppo_module, "SHIPPED", tmp_path)
+    (tmp_path / "presages_5p.pt").touch()
+    assert ppo_module.shipped_checkpoint("presages", 5).name == "presages_5p.pt"
+    assert ppo_module.shipped_checkpoint("presages", 6).name == "presages.pt"  # none at 6
+    assert ppo_module.shipped_checkpoint("presages").name == "presages.pt"
+    with pytest.raises(ValueError, match="players"):
+        ppo_module.shipped_checkpoint("presages", 9)
+
+
+def test_a_ppo_spec_loads_the_checkpoint_of_its_player_count(monkeypatch):
+    loaded = []
+    monkeypatch.setattr(PPOAgent, "load", classmethod(lambda cls, path: loaded.append(path)))
+    make_agent("ppo", "presages", num_players=5)
+    make_agent("ppo", "presages")
+    assert loaded == [ppo_module.shipped_checkpoint("presages", 5), CHECKPOINTS / "presages.pt"]
 
 
 def test_the_module_imports_without_torch():
