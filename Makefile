@@ -36,7 +36,7 @@ play: $(STAMP)
 test: $(STAMP)
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
-	$(PY) -m pytest -n 2 tests
+	$(PY) -m pytest -n 2 --dist loadgroup tests
 	$(MAKE) test-rllib test-wheel
 
 # Ray/RLlib and gymnasium 1.2.2: the integration tests again, in the [rllib] venv.

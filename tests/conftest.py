@@ -1,0 +1,19 @@
+"""Suite-wide pytest hooks."""
+
+from __future__ import annotations
+
+import pytest
+
+# Longest first: a test id naming one game belongs to that game's group.
+GAMES = ("res_arcana", "president", "presages", "aciliande")
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Group each test by the game its id names. Under ``-n 2 --dist loadgroup`` (``make
+    test``) a game's tests then run on one worker, so its numba kernels are compiled once,
+    not once per worker: on a cold cache compiling is most of the suite's time."""
+    for item in items:
+        path_and_params = item.nodeid.replace("presages_env", "")
+        game = next((g for g in GAMES if g in path_and_params), None)
+        if game is not None:
+            item.add_marker(pytest.mark.xdist_group(game))
