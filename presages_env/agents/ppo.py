@@ -156,15 +156,13 @@ class PPOAgent(Agent):
 
 
 def shipped_checkpoint(game: str, num_players: int | None = None) -> Path:
-    """The checkpoint shipped for ``game`` at ``num_players``: the one trained at that count
-    (``checkpoints/<game>_<n>p.pt``) where it exists, else the game's own
-    (``checkpoints/<game>.pt``, trained at its default count)."""
+    """The checkpoint shipped for ``game`` at ``num_players`` (default: the game's default
+    count): the one trained at that count (``checkpoints/<game>_<n>p.pt``) where it exists,
+    else the game's own (``checkpoints/<game>.pt``)."""
     spec = get_game(game)  # an unknown name is refused with the list of games
-    if num_players is not None:
-        per_count = SHIPPED / f"{game}_{spec.check_num_players(num_players)}p.pt"
-        if per_count.is_file():
-            return per_count
-    return SHIPPED / f"{game}.pt"
+    n = spec.default_players if num_players is None else spec.check_num_players(num_players)
+    per_count = SHIPPED / f"{game}_{n}p.pt"
+    return per_count if per_count.is_file() else SHIPPED / f"{game}.pt"
 
 
 class _SpacesOnly(gymnasium.Env):

@@ -316,6 +316,8 @@ def test_the_shipped_checkpoint_is_the_one_trained_at_the_player_count(tmp_path,
     assert ppo_module.shipped_checkpoint("presages", 5).name == "presages_5p.pt"
     assert ppo_module.shipped_checkpoint("presages", 6).name == "presages.pt"  # none at 6
     assert ppo_module.shipped_checkpoint("presages").name == "presages.pt"
+    (tmp_path / "presages_4p.pt").touch()  # the default count's own, when there is one
+    assert ppo_module.shipped_checkpoint("presages").name == "presages_4p.pt"
     with pytest.raises(ValueError, match="players"):
         ppo_module.shipped_checkpoint("presages", 9)
 
@@ -325,7 +327,10 @@ def test_a_ppo_spec_loads_the_checkpoint_of_its_player_count(monkeypatch):
     monkeypatch.setattr(PPOAgent, "load", classmethod(lambda cls, path: loaded.append(path)))
     make_agent("ppo", "presages", num_players=5)
     make_agent("ppo", "presages")
-    assert loaded == [ppo_module.shipped_checkpoint("presages", 5), CHECKPOINTS / "presages.pt"]
+    assert loaded == [
+        ppo_module.shipped_checkpoint("presages", 5),
+        ppo_module.shipped_checkpoint("presages", 4),
+    ]
 
 
 def test_the_module_imports_without_torch():
