@@ -20,7 +20,7 @@ import time
 import numpy as np
 
 from presages_env.agents import Agent, HeuristicAgent, RandomAgent
-from presages_env.agents.ppo import shipped_checkpoint
+from presages_env.agents.ppo import PPOAgent, shipped_checkpoint
 from presages_env.agents.search import ISMCTSAgent
 from presages_env.evaluation import head_to_head, results_table
 
@@ -93,8 +93,6 @@ def main() -> None:
     shipped = shipped_checkpoint(args.game, args.players)
     wants_ppo = any(pairing.startswith("ppo") for pairing in args.pairings)
     if wants_ppo and (args.ppo or shipped.exists()):
-        from presages_env.agents.ppo import PPOAgent
-
         agents["ppo"] = PPOAgent.load(args.ppo or shipped, name="ppo")
         print(f"ppo: {args.ppo or shipped.name}")
     elif wants_ppo:
