@@ -4,8 +4,8 @@ VENV := .venv
 PY := $(VENV)/bin/python
 PIP := $(PY) -m pip install --quiet --constraint constraints.txt
 STAMP := $(VENV)/.installed
-# A second venv for the [rllib] extra: Ray pins gymnasium 1.2.2 (.venv has the newest), so the
-# integration tests run against both ends of the supported gymnasium range.
+# A second venv for the [rllib] and [tianshou] extras: Ray pins gymnasium 1.2.2 (.venv has the
+# newest), so the integration tests run against both ends of the supported gymnasium range.
 RLLIB_VENV := .venv-rllib
 RLLIB_PY := $(RLLIB_VENV)/bin/python
 RLLIB_STAMP := $(RLLIB_VENV)/.installed
@@ -23,7 +23,7 @@ $(STAMP): pyproject.toml constraints.txt | $(PY)
 $(RLLIB_STAMP): pyproject.toml constraints.txt
 	$(PYTHON) -m venv $(RLLIB_VENV)
 	$(RLLIB_PY) -m pip install --quiet --upgrade pip
-	$(RLLIB_PY) -m pip install --quiet --constraint constraints.txt -e ".[dev,train,rllib]"
+	$(RLLIB_PY) -m pip install --quiet --constraint constraints.txt -e ".[dev,train,rllib,tianshou]"
 	touch $(RLLIB_STAMP)
 
 run: $(STAMP)
@@ -36,10 +36,13 @@ play: $(STAMP)
 test: $(STAMP)
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
-	$(PY) -m pytest -n 2 --dist loadgroup tests
-	$(MAKE) test-rllib test-wheel
+	@echo "installing the extras' venv beside the main suite (log: $(RLLIB_VENV).log)"
+	$(MAKE) --no-print-directory $(RLLIB_STAMP) > $(RLLIB_VENV).log 2>&1 & install=$$!; \
+	$(PY) -m pytest -n 2 --dist loadgroup tests; status=$$?; \
+	wait $$install || { cat $(RLLIB_VENV).log; exit 1; }; exit $$status
+	$(MAKE) --no-print-directory --output-sync=target -j 2 test-rllib test-wheel
 
-# Ray/RLlib and gymnasium 1.2.2: the integration tests again, in the [rllib] venv.
+# Ray/RLlib, Tianshou and gymnasium 1.2.2: the integration tests again, in the extras' venv.
 test-rllib: $(RLLIB_STAMP)
 	PRESAGES_REQUIRE_RAY=1 $(RLLIB_PY) -m pytest -p no:xdist tests/integrations
 

@@ -53,6 +53,11 @@ def parse_args() -> TrainConfig:
         "--warm-start", default=defaults.warm_start, help="agent to clone first, or 'none'"
     )
     p.add_argument(
+        "--init-policy",
+        default=None,
+        help="a policy.pt to continue training from (with --warm-start none)",
+    )
+    p.add_argument(
         "--option",
         action="append",
         default=[],
@@ -82,6 +87,7 @@ def parse_args() -> TrainConfig:
         max_snapshots=a.max_snapshots,
         warm_start=None if a.warm_start == "none" else a.warm_start,
         warm_start_samples=a.warm_start_samples,
+        init_policy=a.init_policy,
         seed=a.seed,
         out_dir=a.out,
         game_options=dict(_parse_option(o) for o in a.option),

@@ -21,8 +21,9 @@ from presages_env.integrations.rllib_convert import (
     weights_to_agent,
 )
 from presages_env.integrations.rllib_env import CardGameMultiAgentEnv
+from presages_env.integrations.rllib_runner import BatchedEnvRunner
 from presages_env.integrations.rllib_spaces import team_of
-from presages_env.integrations.rllib_vector import BatchedEnvRunner, BatchedMultiAgentEnv
+from presages_env.integrations.rllib_vector import BatchedMultiAgentEnv
 
 __all__ = [
     "BatchedEnvRunner",

@@ -19,7 +19,7 @@ from ray.rllib.examples.rl_modules.classes.action_masking_rlm import ActionMaski
 from ray.tune.registry import register_env
 
 from presages_env.integrations.rllib_env import CardGameMultiAgentEnv
-from presages_env.integrations.rllib_vector import BatchedEnvRunner
+from presages_env.integrations.rllib_runner import BatchedEnvRunner
 
 ENV_NAME = "presages_env"
 

@@ -1,32 +1,48 @@
-"""The batched kernels as one RLlib ``VectorMultiAgentEnv``, and the env runner that uses it.
+"""The batched kernels as one RLlib ``VectorMultiAgentEnv``.
 
 RLlib's ``MultiAgentEnvRunner`` steps ``num_envs_per_env_runner`` games as a Python list of
-envs; :class:`BatchedEnvRunner` gives it instead one :class:`BatchedMultiAgentEnv`, which
-steps every game in one numba call (:class:`~presages_env.core.vector.VectorEnv`) and has
-exactly the agents, spaces, rewards and ends of as many
-:class:`~presages_env.integrations.rllib_env.CardGameMultiAgentEnv` (autoreset
-``"next_step"``, as RLlib expects). Use it with
-``config.env_runners(env_runner_cls=BatchedEnvRunner, num_envs_per_env_runner=B)``.
+envs; :class:`~presages_env.integrations.rllib_runner.BatchedEnvRunner` gives it instead one
+:class:`BatchedMultiAgentEnv`, which steps every game in one numba call
+(:class:`~presages_env.core.vector.VectorEnv`) and has exactly the agents, spaces, rewards
+and ends of as many :class:`~presages_env.integrations.rllib_env.CardGameMultiAgentEnv`
+(autoreset ``"next_step"``, as RLlib expects); its :meth:`~BatchedMultiAgentEnv.advance` is
+the same step as arrays, for the runner's bulk sampling.
 """
 
 from __future__ import annotations
 
+import dataclasses
 from typing import Any
 
 import numpy as np
 from gymnasium import spaces
-from ray.rllib.env.multi_agent_env_runner import MultiAgentEnvRunner
 from ray.rllib.env.vector.vector_multi_agent_env import VectorMultiAgentEnv
-from ray.rllib.utils.pre_checks.env import check_multiagent_environments
 
 from presages_env.core.aec import ILLEGAL_ACTION_MODES, ILLEGAL_ACTION_PENALTY
 from presages_env.core.validation import check_int, check_seed
 from presages_env.core.vector import VectorEnv
 from presages_env.games import get_game
 from presages_env.integrations import rllib_spaces as rs
-from presages_env.integrations.rllib_env import CardGameMultiAgentEnv
 
 SEED_BOUND = 2**62
+
+
+@dataclasses.dataclass
+class Advance:
+    """One step of every game, as arrays over the games (see ``advance``)."""
+
+    played: np.ndarray  # the games where a seat acted
+    actors: np.ndarray  # the seat that acted in each game
+    rewards: np.ndarray  # [games, seats]
+    done: np.ndarray  # ended by the rules
+    illegal: np.ndarray  # ended by an illegal action (illegal_action="terminate")
+    cut: np.ndarray  # ended by max_steps
+    agents: list[list[str]]  # each game's agent ids in the deal just played
+    last_obs: dict[int, dict]  # every seat's observation of each cut game
+
+    @property
+    def ended(self) -> np.ndarray:
+        return np.flatnonzero(self.done | self.illegal | self.cut)
 
 
 class BatchedMultiAgentEnv(VectorMultiAgentEnv):
@@ -80,25 +96,41 @@ class BatchedMultiAgentEnv(VectorMultiAgentEnv):
 
     def step(self, actions: list[dict[str, Any]]):
         acting = self._actions(actions)
+        step = self.advance(acting)
+        result = [self._reset_step(b) for b in range(self.num_envs)]
+        for b in step.played:
+            result[b] = self._played_step(b, step)
+        self._autoreset[:] = False
+        self._autoreset[step.ended] = True
+        obs, rewards, terminated, truncated = (list(column) for column in zip(*result, strict=True))
+        return obs, rewards, terminated, truncated, [{}] * self.num_envs
+
+    def advance(self, acting: np.ndarray) -> Advance:
+        """Play ``acting`` (one action per game, -1 to leave a game as it is), end the games
+        that ended or went illegal or over ``max_steps``, deal them anew; what happened."""
         illegal = self._illegal(acting)
+        actors = self.vec.current.copy()
         out = self.vec.step(np.where(illegal, -1, acting))
         self._decisions += acting >= 0
         played = np.flatnonzero(acting >= 0)
-        cut = played[
-            ~out.done[played] & (self._decisions[played] >= self.max_steps) & (self.max_steps > 0)
-        ]
-        result = [self._reset_step(b) for b in range(self.num_envs)]
-        for b in played:
-            result[b] = self._played_step(b, out, illegal[b], b in cut)
-        self._redeal(np.union1d(cut, np.flatnonzero(illegal)))
-        ended = np.flatnonzero(out.done & (acting >= 0))
-        self._new_deals(np.union1d(ended, np.union1d(cut, np.flatnonzero(illegal))))
-        self._autoreset[:] = False
-        self._autoreset[ended] = True
-        self._autoreset[cut] = True
-        self._autoreset[illegal] = True
-        obs, rewards, terminated, truncated = (list(column) for column in zip(*result, strict=True))
-        return obs, rewards, terminated, truncated, [{}] * self.num_envs
+        over = (self._decisions >= self.max_steps) & (self.max_steps > 0)
+        cut = np.zeros(self.num_envs, dtype=np.bool_)
+        cut[played] = ~out.done[played] & over[played]
+        done = np.zeros(self.num_envs, dtype=np.bool_)
+        done[played] = out.done[played]
+        step = Advance(
+            played=played,
+            actors=actors,
+            rewards=out.rewards.copy(),
+            done=done,
+            illegal=illegal,
+            cut=cut,
+            agents=list(self._agents),
+            last_obs={int(b): self._every_obs(int(b)) for b in np.flatnonzero(cut)},
+        )
+        self._redeal(np.flatnonzero(cut | illegal))
+        self._new_deals(step.ended)
+        return step
 
     # ---- one game of the step --------------------------------------------------------
     def _actions(self, actions: list[dict[str, Any]]) -> np.ndarray:
@@ -133,17 +165,18 @@ class BatchedMultiAgentEnv(VectorMultiAgentEnv):
         """A game that ended on the previous step shows its new deal (next-step autoreset)."""
         return self._current_obs(b), {}, {"__all__": False}, {"__all__": False}
 
-    def _played_step(self, b: int, out, illegal: bool, cut: bool) -> tuple:
-        agents = self._agents[b]
-        actor = agents[self.vec.current[b]] if illegal else None
-        if illegal:
-            rewards = {actor: ILLEGAL_ACTION_PENALTY}
+    def _played_step(self, b: int, step: Advance) -> tuple:
+        agents = step.agents[b]
+        if step.illegal[b]:
+            rewards = {agents[step.actors[b]]: ILLEGAL_ACTION_PENALTY}
         else:
-            rewards = {agents[i]: float(r) for i, r in enumerate(out.rewards[b]) if r}
-        if illegal or out.done[b]:
+            actor = step.actors[b]  # always rewarded, even 0: RLlib needs it if it acts again
+            row = step.rewards[b]
+            rewards = {agents[i]: float(r) for i, r in enumerate(row) if r or i == actor}
+        if step.illegal[b] or step.done[b]:
             return {}, rewards, {"__all__": True}, {"__all__": False}
-        if cut:
-            return self._every_obs(b), rewards, {"__all__": False}, {"__all__": True}
+        if step.cut[b]:
+            return step.last_obs[b], rewards, {"__all__": False}, {"__all__": True}
         return self._current_obs(b), rewards, {"__all__": False}, {"__all__": False}
 
     def _current_obs(self, b: int) -> dict[str, dict[str, np.ndarray]]:
@@ -173,18 +206,3 @@ class BatchedMultiAgentEnv(VectorMultiAgentEnv):
             teams = self.vec.game.teams(self.vec.states[b])
             self._agents[b] = rs.agents_of_seats(teams, self.agent_ids)
         self._decisions[envs] = 0
-
-
-class BatchedEnvRunner(MultiAgentEnvRunner):
-    """RLlib's multi-agent env runner over one :class:`BatchedMultiAgentEnv`."""
-
-    def make_env(self) -> None:
-        if self.env is not None:
-            self.env.close()
-        config = dict(self.config.env_config)
-        if not self.config.disable_env_checking:  # RLlib's check, on one game's env
-            check_multiagent_environments(CardGameMultiAgentEnv(config))
-        seed = None if self.config.seed is None else self.config.seed + (self.worker_index or 0)
-        self.env = BatchedMultiAgentEnv(config, self.config.num_envs_per_env_runner, seed)
-        self.num_envs = self.env.num_envs
-        self._needs_initial_reset = True

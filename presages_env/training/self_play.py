@@ -13,6 +13,7 @@ import json
 import time
 from pathlib import Path
 
+from presages_env.agents.features import RawFeatures
 from presages_env.agents.ppo import PPOAgent, frozen_copy
 from presages_env.games import get_game
 from presages_env.training.opponents import baseline_agent
@@ -44,6 +45,7 @@ class TrainConfig:
     warm_start: str | None = "heuristic"  # clone this agent before PPO (None: from scratch)
     warm_start_samples: int = 200_000  # teacher decisions to clone
     warm_start_epochs: int = 4
+    init_policy: str | None = None  # a policy.pt to continue from instead of cloning
     snapshot_every: int = 5  # rollouts between learner snapshots added to the pool
     max_snapshots: int = 4  # 0: opponents are the baseline agents only
     eval_every: int = 5  # rollouts between evaluations (learning curve)
@@ -191,6 +193,26 @@ def warm_start(model, config: TrainConfig, features) -> None:
     print("warm start: " + ", ".join(f"{k} {v:.3f}" for k, v in losses.items()))
 
 
+def continue_from(model, config: TrainConfig, features) -> None:
+    """Start from a saved checkpoint's actor and critic (a longer run in several legs);
+    refused unless it was trained on this game with these features."""
+    path = config.init_policy
+    agent = PPOAgent.load(path)
+    saved = agent.features or RawFeatures(None, 0)
+    if (saved.game, saved.name) != (config.game, features.name):
+        raise ValueError(
+            f"{path} was trained on {saved.game!r} with features {saved.name!r}; this run is "
+            f"{config.game!r} with {features.name!r}"
+        )
+    if agent.policy.observation_space.shape != model.policy.observation_space.shape:
+        raise ValueError(
+            f"{path} reads {agent.policy.observation_space.shape} features; this run's "
+            f"{model.policy.observation_space.shape} (another player count?)"
+        )
+    model.policy.load_state_dict(agent.policy.state_dict())
+    print(f"continuing from {path}")
+
+
 def train(config: TrainConfig):
     """Train, checkpoint and log under ``config.out_dir``: ``model.zip`` (MaskablePPO, with
     the optimiser, to resume) and ``policy.pt`` (the policy alone, safe to load and share).
@@ -202,8 +224,10 @@ def train(config: TrainConfig):
 
     if config.critic not in CRITICS:
         raise ValueError(f"critic must be one of {CRITICS}, got {config.critic!r}")
-    if config.critic == "global" and config.warm_start:
+    if config.critic == "global" and (config.warm_start or config.init_policy):
         raise ValueError("cloning fits a critic on the observation: use warm_start=None")
+    if config.warm_start and config.init_policy:
+        raise ValueError("give warm_start or init_policy, not both")
     out = Path(config.out_dir)
     out.mkdir(parents=True, exist_ok=True)
     (out / "config.json").write_text(json.dumps(dataclasses.asdict(config), indent=2))
@@ -254,6 +278,8 @@ def train(config: TrainConfig):
     model.set_logger(configure(str(out / "logs"), ["csv", "tensorboard"]))
     if config.warm_start:
         warm_start(model, config, env.features)
+    elif config.init_policy:
+        continue_from(model, config, env.features)
     training = _Training(config, env, out)  # the time budget is PPO's, after any cloning
     training.evaluate(model)  # the curve's first point: where PPO starts
     model.learn(config.total_timesteps, callback=training.make_callback())

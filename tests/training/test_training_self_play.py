@@ -1,6 +1,7 @@
 """Self-play training: the native SB3 VecEnv's bookkeeping and a tiny run that learns."""
 
 import numpy as np
+import pytest
 from sb3_contrib import MaskablePPO
 
 from presages_env.agents import HeuristicAgent, RandomAgent
@@ -100,3 +101,24 @@ def test_cloning_the_heuristic_makes_the_policy_agree_with_it():
     before = imitate(model.policy, data, epochs=0)["agreement"]
     after = imitate(model.policy, data, epochs=3)["agreement"]
     assert after > max(before + 0.15, 0.75), (before, after)
+
+
+def test_a_run_continues_from_a_saved_policy_and_refuses_a_mismatched_one(tmp_path):
+    from presages_env.training.self_play import TrainConfig, train
+
+    tiny = dict(
+        game="president", total_timesteps=64, num_envs=4, n_steps=16, batch_size=64,
+        n_epochs=1, net_arch=(8,), eval_games=4, warm_start=None, max_snapshots=0,
+    )  # fmt: skip
+    train(TrainConfig(**tiny, out_dir=str(tmp_path / "first")))
+    first = tmp_path / "first" / "policy.pt"
+    frozen = dict(tiny, learning_rate=0.0, init_policy=str(first))
+    train(TrainConfig(**frozen, out_dir=str(tmp_path / "second")))
+    before = PPOAgent.load(first).policy.state_dict()
+    after = PPOAgent.load(tmp_path / "second" / "policy.pt").policy.state_dict()
+    for name, tensor in before.items():
+        np.testing.assert_array_equal(tensor.numpy(), after[name].numpy())
+    with pytest.raises(ValueError, match="heuristic_hints"):
+        train(TrainConfig(**dict(frozen, features="heuristic_hints"), out_dir=str(tmp_path / "x")))
+    with pytest.raises(ValueError, match="not both"):
+        train(TrainConfig(**dict(frozen, warm_start="heuristic"), out_dir=str(tmp_path / "y")))
