@@ -2,7 +2,9 @@
 PYTHON ?= python3
 VENV := .venv
 PY := $(VENV)/bin/python
-PIP := $(PY) -m pip install --quiet --constraint constraints.txt
+# --no-compile: bytecode is written on first import instead of for every installed file
+# (torch and Ray ship thousands); the extras' venv installs in 1.5 min instead of 3.6.
+PIP := $(PY) -m pip install --quiet --no-compile --constraint constraints.txt
 STAMP := $(VENV)/.installed
 # A second venv for the [rllib] and [tianshou] extras: Ray pins gymnasium 1.2.2 (.venv has the
 # newest), so the integration tests run against both ends of the supported gymnasium range.
@@ -23,7 +25,7 @@ $(STAMP): pyproject.toml constraints.txt | $(PY)
 $(RLLIB_STAMP): pyproject.toml constraints.txt
 	$(PYTHON) -m venv $(RLLIB_VENV)
 	$(RLLIB_PY) -m pip install --quiet --upgrade pip
-	$(RLLIB_PY) -m pip install --quiet --constraint constraints.txt -e ".[dev,train,rllib,tianshou]"
+	$(RLLIB_PY) -m pip install --quiet --no-compile --constraint constraints.txt -e ".[dev,train,rllib,tianshou]"
 	touch $(RLLIB_STAMP)
 
 run: $(STAMP)

@@ -11,6 +11,6 @@ trap 'rm -rf "$work"' EXIT
 mkdir "$work/src"  # build from a copy: the build leaves nothing in the work tree
 cp -r pyproject.toml README.md presages_env "$work/src/"
 "$work/venv/bin/python" -m pip wheel --quiet --no-deps --wheel-dir "$work/dist" "$work/src"
-"$work/venv/bin/python" -m pip install --quiet "$work"/dist/presages_env-*.whl
+"$work/venv/bin/python" -m pip install --quiet --no-compile "$work"/dist/presages_env-*.whl
 cp .ci/wheel_smoke.py "$work/"
 cd "$work" && "$work/venv/bin/python" wheel_smoke.py
