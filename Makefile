@@ -38,10 +38,7 @@ play: $(STAMP)
 test: $(STAMP)
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
-	@echo "installing the extras' venv beside the main suite (log: $(RLLIB_VENV).log)"
-	$(MAKE) --no-print-directory $(RLLIB_STAMP) > $(RLLIB_VENV).log 2>&1 & install=$$!; \
-	$(PY) -m pytest -n 2 --dist loadgroup tests; status=$$?; \
-	wait $$install || { cat $(RLLIB_VENV).log; exit 1; }; exit $$status
+	$(PY) -m pytest -n 2 --dist loadgroup tests
 	$(MAKE) --no-print-directory --output-sync=target -j 2 test-rllib test-wheel
 
 # Ray/RLlib, Tianshou and gymnasium 1.2.2: the integration tests again, in the extras' venv.
