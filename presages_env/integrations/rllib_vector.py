@@ -19,7 +19,7 @@ from gymnasium import spaces
 from ray.rllib.env.vector.vector_multi_agent_env import VectorMultiAgentEnv
 
 from presages_env.core.aec import ILLEGAL_ACTION_MODES, ILLEGAL_ACTION_PENALTY
-from presages_env.core.validation import check_int, check_seed
+from presages_env.core.validation import check_actions, check_int, check_seed
 from presages_env.core.vector import VectorEnv
 from presages_env.games import get_game
 from presages_env.integrations import rllib_spaces as rs
@@ -108,6 +108,9 @@ class BatchedMultiAgentEnv(VectorMultiAgentEnv):
     def advance(self, acting: np.ndarray) -> Advance:
         """Play ``acting`` (one action per game, -1 to leave a game as it is), end the games
         that ended or went illegal or over ``max_steps``, deal them anew; what happened."""
+        acting = check_actions(acting, self.num_envs)
+        if ((acting < -1) | (acting >= self.vec.num_actions)).any():
+            raise ValueError(f"actions must be in [-1, {self.vec.num_actions}), got {acting}")
         illegal = self._illegal(acting)
         actors = self.vec.current.copy()
         out = self.vec.step(np.where(illegal, -1, acting))

@@ -94,3 +94,15 @@ def test_bulk_sampling_returns_whole_episodes_and_counts_them():
             assert np.all(np.asarray(outputs) <= 0)
     assert metrics["num_env_steps_sampled_lifetime"] == sum(len(e) for e in episodes + random)
     assert metrics["num_episodes_lifetime"] == len(episodes) + len(random)
+
+
+def test_advance_refuses_bad_actions_and_changes_nothing():
+    from presages_env.rllib import BatchedMultiAgentEnv
+
+    env = BatchedMultiAgentEnv({"game": "president"}, 4, 0)
+    env.reset(seed=0)
+    before = env.vec.states.copy()
+    for bad in ([0, 0, 0], [0.5] * 4, [0, 0, 0, 10_000], [0, -2, 0, 0]):
+        with pytest.raises((TypeError, ValueError)):
+            env.advance(np.array(bad))
+    np.testing.assert_array_equal(env.vec.states, before)
