@@ -115,12 +115,14 @@ def _backpropagate(path, length, chooser, visits, reward, returns):
 
 
 @nb.njit(cache=True)
-def _most_visited(children, visits, mask):
-    """The root action tried most often (ties: the lowest action)."""
+def _most_visited(children, visits, mask, root_visits):
+    """The root action tried most often (ties: the lowest action); fills ``root_visits``
+    with each action's visit count."""
     best = -1
     best_visits = -1
     for a in range(mask.shape[0]):
         child = children[0, a]
+        root_visits[a] = visits[child] if mask[a] and child >= 0 else 0
         if mask[a] and child >= 0 and visits[child] > best_visits:
             best_visits = visits[child]
             best = a
@@ -188,12 +190,19 @@ def _new_tree(nodes, num_actions):
     return children, visits, available, reward, chooser, size
 
 
-def _search(state, num_actions, simulations, exploration, rng, heuristic_rollouts):
-    """The move of the seat to act in ``state``, searched from what that seat knows."""
+def _search(state, num_actions, simulations, exploration, rng, heuristic_rollouts, root_visits):
+    """The move of the seat to act in ``state``, searched from what that seat knows.
+
+    ``root_visits[a]`` gets the simulations that began with action ``a`` (a forced move,
+    not searched, gets them all).
+    """
     mask = np.zeros(num_actions, dtype=np.int8)
     legal_mask(state, mask)
     if mask.sum() == 1:
-        return choose_legal(mask, np.uint64(0))
+        action = choose_legal(mask, np.uint64(0))
+        root_visits[:] = 0
+        root_visits[action] = simulations
+        return action
     player = state[HDR_CURRENT]
     tree = _new_tree(simulations + 1, num_actions)
     children, visits, _, reward, chooser, _ = tree
@@ -210,17 +219,19 @@ def _search(state, num_actions, simulations, exploration, rng, heuristic_rollout
             world, tree, path, world_mask, rewards, returns, exploration, rng, rollout
         )
         _backpropagate(path, length, chooser, visits, reward, returns)
-    return _most_visited(children, visits, mask)
+    return _most_visited(children, visits, mask, root_visits)
 
 
-def _search_all(states, num_actions, simulations, exploration, seeds, heuristic, actions):
-    """Search each state in turn.
+def _search_all(states, num_actions, simulations, exploration, seeds, heuristic, actions, visits):
+    """Search each state in turn; ``visits[i]`` gets state ``i``'s root visit counts.
 
     Serial on purpose: a parallel launch costs milliseconds on a busy machine, more than a
     small search; callers wanting more cores can split the batch across processes.
     """
     for i in range(states.shape[0]):
-        actions[i] = _search(states[i], num_actions, simulations, exploration, seeds[i], heuristic)
+        actions[i] = _search(
+            states[i], num_actions, simulations, exploration, seeds[i], heuristic, visits[i]
+        )
 
 
 # callees first: each is bound to the ones before it
@@ -232,7 +243,7 @@ def specialise_search(game: Game, sample_world_kernel: Callable) -> Callable:
     """The compiled (disk-cached) batched search bound to ``game``'s kernels.
 
     Returns ``search_all(states, num_actions, simulations, exploration, seeds,
-    heuristic_rollouts, actions)``.
+    heuristic_rollouts, actions, visits)``.
     """
     heuristic = importlib.import_module(f"presages_env.games.{game.name}.heuristic")
     digest = source_digest(game.kernel, heuristic, core_header, core_rng)
@@ -320,6 +331,12 @@ class ISMCTSAgent(Agent):
         Every state is validated (:mod:`presages_env.core.validation`) before the search
         reads it; the caller's array is never written.
         """
+        return self.search_states(states)[0]
+
+    def search_states(self, states: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """``(actions, visits)``: :meth:`act_states`' actions and, for each state, how many
+        simulations began with each action (``[B, A]``, int64; the targets of distillation,
+        ``presages_env.training.distill``)."""
         if not isinstance(states, np.ndarray) or states.ndim != 2:
             shape = getattr(states, "shape", type(states).__name__)
             raise TypeError(f"states must be a 2-d numpy array [B, S], got {shape}")
@@ -332,6 +349,7 @@ class ISMCTSAgent(Agent):
         seeds = np.empty(states.shape[0], dtype=np.int64)
         _next_seeds(self._rng_state, seeds)
         actions = np.empty(states.shape[0], dtype=np.int64)
+        visits = np.zeros((states.shape[0], num_actions), dtype=np.int64)
         self._search(
             states,
             num_actions,
@@ -340,8 +358,9 @@ class ISMCTSAgent(Agent):
             seeds,
             self.heuristic_rollouts,
             actions,
+            visits,
         )
-        return actions
+        return actions, visits
 
     def _checked(self, row: int, state: np.ndarray) -> np.ndarray:
         try:

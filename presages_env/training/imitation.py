@@ -60,42 +60,61 @@ def teacher_games(
 
 def imitate(
     policy,
-    data: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray],
+    data: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray | None],
     epochs: int = 3,
     batch_size: int = 1024,
     seed: int = 0,
     features: RawFeatures | None = None,
     learning_rate: float = 1e-3,
 ) -> dict[str, float]:
-    """Fit ``policy`` to the teacher's actions and returns; returns the final losses.
-    ``features`` maps the recorded observations to the policy's inputs, batch by batch."""
-    obs, masks, actions, returns = data
-    features = features or RawFeatures("", masks.shape[1])
+    """Fit ``policy`` to a teacher; returns the final losses and the agreement.
+
+    ``data`` is ``(obs, masks, targets, returns)``: ``targets`` the teacher's actions
+    (``[N]``) or its action distributions (``[N, A]``, e.g. search visit shares:
+    :mod:`presages_env.training.distill`), fitted by cross-entropy; ``returns`` the value
+    head's targets, or ``None`` to leave the value head alone. ``features`` maps the
+    recorded observations to the policy's inputs, batch by batch. The agreement is the share
+    of the first 20,000 decisions where the policy's likeliest action is the teacher's.
+    """
+    obs, masks, targets, returns = data
+    num_actions = masks.shape[1]
+    features = features or RawFeatures("", num_actions)
     for group in policy.optimizer.param_groups:
         group["lr"] = learning_rate  # PPO sets its own again at its first update
     generator = np.random.default_rng(seed)
     policy.set_training_mode(True)
     losses = {"action_nll": 0.0, "value_mse": 0.0, "agreement": 0.0}
     for _ in range(epochs):
-        order = generator.permutation(len(actions))
+        order = generator.permutation(len(targets))
         for start in range(0, len(order), batch_size):
             batch = order[start : start + batch_size]
-            values, log_prob, _ = policy.evaluate_actions(
-                torch.as_tensor(features(obs[batch], masks[batch])),
-                torch.as_tensor(actions[batch]),
-                action_masks=torch.as_tensor(masks[batch].astype(np.bool_)),
-            )
-            nll = -log_prob.mean()
-            mse = torch.nn.functional.mse_loss(values.flatten(), torch.as_tensor(returns[batch]))
-            loss = nll + 0.5 * mse
+            inputs = torch.as_tensor(features(obs[batch], masks[batch]))
+            log_probs = policy.get_distribution(
+                inputs, action_masks=torch.as_tensor(masks[batch].astype(np.bool_))
+            ).distribution.logits  # normalised log-probabilities; illegal ones near -1e8
+            nll = -(_target_shares(targets[batch], num_actions) * log_probs).sum(dim=1).mean()
+            loss = nll
+            if returns is not None:
+                values = policy.predict_values(inputs).flatten()
+                mse = torch.nn.functional.mse_loss(values, torch.as_tensor(returns[batch]))
+                loss = nll + 0.5 * mse
+                losses["value_mse"] = mse.item()
             policy.optimizer.zero_grad()
             loss.backward()
             policy.optimizer.step()
-            losses["action_nll"], losses["value_mse"] = nll.item(), mse.item()
+            losses["action_nll"] = nll.item()
     policy.set_training_mode(False)
-    sample = slice(0, min(len(actions), 20_000))
+    sample = slice(0, min(len(targets), 20_000))
     predicted, _ = policy.predict(
         features(obs[sample], masks[sample]), deterministic=True, action_masks=masks[sample] > 0
     )
-    losses["agreement"] = float(np.mean(predicted == actions[sample]))
+    best = targets[sample] if targets.ndim == 1 else targets[sample].argmax(axis=1)
+    losses["agreement"] = float(np.mean(predicted == best))
     return losses
+
+
+def _target_shares(targets: np.ndarray, num_actions: int) -> torch.Tensor:
+    """Each row's target distribution: a one-hot of an action, or the row itself."""
+    if targets.ndim == 1:
+        return torch.nn.functional.one_hot(torch.as_tensor(targets), num_actions).float()
+    return torch.as_tensor(targets, dtype=torch.float32)

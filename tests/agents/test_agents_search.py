@@ -271,3 +271,19 @@ def test_search_agent_rejects_bad_arguments(monkeypatch: pytest.MonkeyPatch) -> 
     monkeypatch.delattr(pk, "sample_world")
     with pytest.raises(NotImplementedError, match="sample_world"):
         ISMCTSAgent("president")
+
+
+def test_search_visits_count_every_simulation_and_pick_the_move() -> None:
+    """Root visits sum to the simulations, sit on legal moves only, and the move played is the
+    most visited (ties: the lowest); a forced move gets every visit unsearched."""
+    states = np.stack(list(random_positions(PRESIDENT, 4, 8, 3)))
+    actions, visits = ISMCTSAgent("president", simulations=30, seed=4).search_states(states)
+    assert visits.shape == (len(states), PRESIDENT.num_actions(4))
+    for state, action, row in zip(states, actions, visits, strict=True):
+        mask = legal(PRESIDENT, state)
+        assert row.sum() == 30 and (row[mask == 0] == 0).all()
+        assert action == np.argmax(row)
+        if mask.sum() == 1:
+            assert row[action] == 30
+    again = ISMCTSAgent("president", simulations=30, seed=4).act_states(states)
+    assert (again == actions).all()
