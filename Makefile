@@ -35,7 +35,9 @@ run: $(STAMP)
 play: $(STAMP)
 	$(PY) -m presages_env play presages --seat 0 --opponents ppo heuristic
 
-test: $(STAMP)
+# The two venvs install side by side (mostly downloading and unpacking), then the suites run.
+test:
+	$(MAKE) --no-print-directory -j 2 $(STAMP) $(RLLIB_STAMP)
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
 	$(PY) -m pytest -n 2 --dist loadgroup tests

@@ -8,6 +8,7 @@ import pytest
 GAMES = ("res_arcana", "president", "presages", "aciliande")
 
 
+@pytest.hookimpl(tryfirst=True)  # before pytest-xdist's hook reads the marks
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     """Group each test by the game its id names. Under ``-n 2 --dist loadgroup`` (``make
     test``) a game's tests then run on one worker, so its numba kernels are compiled once,
@@ -17,3 +18,21 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
         game = next((g for g in GAMES if g in path_and_params), None)
         if game is not None:
             item.add_marker(pytest.mark.xdist_group(game))
+
+
+def pytest_collection_finish(session: pytest.Session) -> None:
+    """On an xdist worker under ``--dist loadgroup``, stop if the groups did not reach the
+    scheduler (a grouped test's node id carries ``@group``): the suite would still pass,
+    compiling every game's kernels on both workers."""
+    if not getattr(session.config.option, "loadgroup", False):
+        return
+    lost = [
+        i.nodeid
+        for i in session.items
+        if i.get_closest_marker("xdist_group") and "@" not in i.nodeid
+    ]
+    if lost:
+        raise pytest.UsageError(
+            f"--dist loadgroup lost the test groups ({lost[0]} has no @group): this "
+            "pytest/pytest-xdist pair does not group; see constraints.txt"
+        )

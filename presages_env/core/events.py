@@ -21,6 +21,8 @@ from typing import Any
 
 import numba as nb
 import numpy as np
+from numba.core import types
+from numba.extending import overload
 
 EVENT_DTYPE = np.int16
 EVENT_WIDTH = 8
@@ -54,14 +56,26 @@ def emit(events, kind, actor, visible, a, b, c, d, e):
     events[0, 0] = row
 
 
-@nb.njit(cache=True)  # not numba-inlined: parfors' array analysis rejects that
 def game_buffer(events, game):
     """Game ``game``'s buffer of a batch's ``[B, capacity + 1, EVENT_WIDTH]`` buffers,
-    emptied (None when the batch writes no events)."""
-    if events is None:
-        return None
-    events[game, 0, 0] = 0
-    return events[game]
+    emptied (None when the batch writes no events). Compiled callers only: the overload
+    below is its code."""
+    raise NotImplementedError("game_buffer is called from compiled batched loops only")
+
+
+@overload(game_buffer, jit_options={"cache": True})
+def _game_buffer_by_type(events, game):
+    """Chosen by type, so a batch with events gets the buffer typed as an array: one
+    ``if events is None`` would type it optional, and every kernel on the step path would
+    then compile a third time (beside the plain and the logged)."""
+    if isinstance(events, types.NoneType):
+        return lambda events, game: None
+
+    def emptied_buffer(events, game):
+        events[game, 0, 0] = 0
+        return events[game]
+
+    return emptied_buffer
 
 
 def new_buffer(capacity: int) -> np.ndarray:

@@ -120,6 +120,8 @@ DECL_LEAVE = 2
 TIEBREAK_LIVES = 0
 TIEBREAK_SHARE = 1
 
+# Passed to win_alone/share_among as np.int64(END_...): numba compiles a function once per
+# literal constant it is called with, and the game's end is a large function.
 END_NONE = 0
 END_THIRD_GODDESS = 1  # a third Goddess in one trick: its player wins at once
 END_LAST_SURVIVOR = 2  # one player left after a manche
@@ -450,9 +452,9 @@ def end_duel(state, rewards, events):
     lives_second = state[LIVES + second]
     if state[OPT_TIEBREAK] == TIEBREAK_LIVES and lives_first != lives_second:
         winner = first if lives_first > lives_second else second
-        win_alone(state, winner, END_DUEL_MORE_LIVES, rewards, events)
+        win_alone(state, winner, np.int64(END_DUEL_MORE_LIVES), rewards, events)
     else:
-        share_among(state, ALIVE, END_DUEL_SHARE, rewards, events)
+        share_among(state, np.int64(ALIVE), np.int64(END_DUEL_SHARE), rewards, events)
 
 
 @nb.njit(cache=True)
@@ -515,13 +517,13 @@ def end_manche(state, rewards, events):
     score_manche(state, events)
     left = alive_count(state)
     if state[OPT_TEAMS] and left >= 2 and one_team_left(state) >= 0:
-        win_alone(state, next_alive(state, -1), END_TEAM_SURVIVES, rewards, events)
+        win_alone(state, next_alive(state, -1), np.int64(END_TEAM_SURVIVES), rewards, events)
         return
     if left == 1:
-        win_alone(state, next_alive(state, -1), END_LAST_SURVIVOR, rewards, events)
+        win_alone(state, next_alive(state, -1), np.int64(END_LAST_SURVIVOR), rewards, events)
         return
     if left == 0:
-        share_among(state, IN_MANCHE, END_ALL_ELIMINATED, rewards, events)
+        share_among(state, np.int64(IN_MANCHE), np.int64(END_ALL_ELIMINATED), rewards, events)
         return
     if left == 2:
         if state[DUEL]:
@@ -625,7 +627,7 @@ def play_card(state, card, rewards, events):
         state[TRICK_GODDESSES] += 1
         emit(events, EV_PLAY, seat, PUBLIC, card, state[TRICK_INDEX], state[TRICK_GODDESSES], 0, 0)
         if state[TRICK_GODDESSES] == 3:
-            win_alone(state, seat, END_THIRD_GODDESS, rewards, events)
+            win_alone(state, seat, np.int64(END_THIRD_GODDESS), rewards, events)
             return
         if state[TRICK_GODDESSES] == 1:
             state[NODE] = NODE_DECLARE  # same seat declares take or leave
