@@ -12,7 +12,7 @@ RLLIB_VENV := .venv-rllib
 RLLIB_PY := $(RLLIB_VENV)/bin/python
 RLLIB_STAMP := $(RLLIB_VENV)/.installed
 
-.PHONY: run test play test-rllib test-wheel lint format bench clean-cache
+.PHONY: run test test-suites play test-rllib test-wheel lint format bench clean-cache
 
 $(PY):
 	$(PYTHON) -m venv $(VENV)
@@ -35,21 +35,27 @@ run: $(STAMP)
 play: $(STAMP)
 	$(PY) -m presages_env play presages --seat 0 --opponents ppo heuristic
 
-# The two venvs install side by side (mostly downloading and unpacking), then the suites run.
+# The two venvs install side by side (mostly downloading and unpacking). Then the suites run
+# while the wheel smoke (one process compiling every game afresh in its own venv) runs beside
+# them at the lowest CPU priority, on the cycles they leave idle.
 test:
 	$(MAKE) --no-print-directory -j 2 $(STAMP) $(RLLIB_STAMP)
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
-	$(PY) -m pytest -n 2 --dist loadgroup tests
-	$(MAKE) --no-print-directory --output-sync=target -j 2 test-rllib test-wheel
+	$(MAKE) --no-print-directory --output-sync=line -j 2 test-suites test-wheel NICE="nice -n 19"
 
-# Ray/RLlib, Tianshou and gymnasium 1.2.2: the integration tests again, in the extras' venv.
+test-suites: $(STAMP)
+	$(PY) -m pytest -n 2 --dist loadgroup tests
+	$(MAKE) --no-print-directory test-rllib
+
+# Ray/RLlib, Tianshou and gymnasium 1.2.2: the integration tests again, in the extras' venv
+# (after the main suite, whose numba cache they reuse).
 test-rllib: $(RLLIB_STAMP)
 	PRESAGES_REQUIRE_RAY=1 $(RLLIB_PY) -m pytest -p no:xdist tests/integrations
 
 # The built wheel alone in a clean venv (no torch, no Ray): every game plays.
 test-wheel:
-	PYTHON=$(PYTHON) bash .ci/wheel_smoke.sh
+	PYTHON=$(PYTHON) $(NICE) bash .ci/wheel_smoke.sh
 
 lint: $(STAMP)
 	$(VENV)/bin/ruff check --fix .
