@@ -44,10 +44,8 @@ test:
 	$(VENV)/bin/ruff format --check .
 	$(MAKE) --no-print-directory -j 2 test-suites test-wheel NICE="nice -n 19"
 
-# Three workers on two cores: the third fills the time the others spend waiting on their
-# subprocesses (notebook kernels, the browser, training workers).
 test-suites: $(STAMP)
-	$(PY) -m pytest -n 3 --dist loadgroup tests
+	$(PY) -m pytest -n 2 --dist loadgroup tests
 	$(MAKE) --no-print-directory test-rllib
 
 # Ray/RLlib, Tianshou and gymnasium 1.2.2: the integration tests again, in the extras' venv

@@ -10,7 +10,7 @@ GAMES = ("res_arcana", "president", "presages", "aciliande")
 
 @pytest.hookimpl(tryfirst=True)  # before pytest-xdist's hook reads the marks
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    """Group each test by the game its id names. Under ``-n 3 --dist loadgroup`` (``make
+    """Group each test by the game its id names. Under ``-n 2 --dist loadgroup`` (``make
     test``) a game's tests then run on one worker, so its numba kernels are compiled once,
     not once per worker: on a cold cache compiling is most of the suite's time."""
     for item in items:
