@@ -18,6 +18,9 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
         game = next((g for g in GAMES if g in path_and_params), None)
         if game is not None:
             item.add_marker(pytest.mark.xdist_group(game))
+    # xdist hands out the games' groups first, then single tests in this order: a long one
+    # handed out last keeps one worker busy while the other waits.
+    items.sort(key=lambda item: item.get_closest_marker("slow") is None)
 
 
 def pytest_collection_finish(session: pytest.Session) -> None:

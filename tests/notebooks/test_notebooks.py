@@ -70,10 +70,12 @@ def test_output_check_sees_an_executed_cell(tmp_path):
     assert stored_outputs(tmp_path / "executed.ipynb") == ["cell 0"]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda path: path.stem)
 def test_notebook_runs_at_small_budget(path, tmp_path, monkeypatch):
     monkeypatch.setenv("PRESAGES_NB_BUDGET", "small")
     monkeypatch.setenv("PRESAGES_NB_OUT", str(tmp_path))
+    monkeypatch.setenv("OMP_NUM_THREADS", "1")  # one core for torch: the other runs tests
     notebook = nbformat.read(path, as_version=4)
     client = NotebookClient(
         notebook,
