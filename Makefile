@@ -45,7 +45,7 @@ test:
 	$(MAKE) --no-print-directory -j 2 test-suites test-wheel NICE="nice -n 19"
 
 test-suites: $(STAMP)
-	$(PY) -m pytest -n 2 --dist loadgroup tests
+	$(PY) -m pytest -n 2 --dist loadgroup --no-loadscope-reorder tests
 	$(MAKE) --no-print-directory test-rllib
 
 # Ray/RLlib, Tianshou and gymnasium 1.2.2: the integration tests again, in the extras' venv

@@ -50,6 +50,7 @@ def test_a_whole_game_is_played_from_the_terminal(name, tmp_path):
         timeout=600,
         dimensions=(60, 120),
     )
+    child.delaybeforesend = None  # pexpect sleeps 50 ms before each send by default
     prompt = "your move> "
     child.expect(prompt)
     assert "seat 1" in child.before and "you" in child.before
