@@ -13,26 +13,36 @@ GROUPS_COSTLIEST_FIRST = ("presages", "res_arcana", "president", "aciliande")
 
 @pytest.hookimpl(tryfirst=True)  # before pytest-xdist's hook reads the marks
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    """Group each test by the game its id names. Under ``-n 2 --dist loadgroup`` (``make
-    test``) a game's tests then run on one worker, so its numba kernels are compiled once,
-    not once per worker: on a cold cache compiling is most of the suite's time."""
-    games = {}
-    for item in items:
-        path_and_params = item.nodeid.replace("presages_env", "")
-        games[item] = next((g for g in GAMES if g in path_and_params), None)
-        if games[item] is not None:
-            item.add_marker(pytest.mark.xdist_group(games[item]))
+    """Group each test by the game its id names, or by the game of its ``slow`` mark (a
+    script or notebook playing one game). Under ``-n 2 --dist loadgroup`` (``make test``) a
+    game's tests then run on one worker, so its numba kernels are compiled once, not once per
+    worker: on a cold cache compiling is most of the suite's time."""
+    games = {item: game_of(item) for item in items}
+    for item, game in games.items():
+        if game is not None:
+            item.add_marker(pytest.mark.xdist_group(game))
     items.sort(key=lambda item: dispatch_rank(item, games[item]))
 
 
-def dispatch_rank(item: pytest.Item, game: str | None) -> int:
+def game_of(item: pytest.Item) -> str | None:
+    slow = item.get_closest_marker("slow")
+    if slow is not None and slow.args:
+        return slow.args[0]
+    path_and_params = item.nodeid.replace("presages_env", "")
+    return next((g for g in GAMES if g in path_and_params), None)
+
+
+def dispatch_rank(item: pytest.Item, game: str | None) -> tuple[int, bool]:
     """The order ``make test`` hands tests to its workers (``--no-loadscope-reorder``): the
-    long single tests first, while both workers are free (a worker takes a unit whenever it
-    has two tests left, so long ones handed out last pile up on one), then the games from the
-    costliest (compiling included), then the quick single tests that even out the end."""
+    games from the costliest (the two largest start together), then the single tests, the
+    quick ones last to even out the end (a worker takes the next unit whenever it has two
+    tests left, so long ones handed out last pile up on one). Slow tests come last in their
+    group: their subprocesses then load the kernels the group compiled instead of compiling
+    them again, several at once."""
+    slow = item.get_closest_marker("slow") is not None
     if game is not None:
-        return 1 + GROUPS_COSTLIEST_FIRST.index(game)
-    return 0 if item.get_closest_marker("slow") else 1 + len(GROUPS_COSTLIEST_FIRST)
+        return 1 + GROUPS_COSTLIEST_FIRST.index(game), slow
+    return 1 + len(GROUPS_COSTLIEST_FIRST), not slow
 
 
 def pytest_collection_finish(session: pytest.Session) -> None:

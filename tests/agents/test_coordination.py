@@ -95,7 +95,7 @@ def test_populations_start_from_scratch_on_the_raw_observation():
         train_populations([config], workers=0)
 
 
-@pytest.mark.slow
+@pytest.mark.slow("presages")
 def test_the_ci_budget_runs_end_to_end(tmp_path):
     pytest.importorskip("torch", reason="training needs the [train] extra (torch)")
     env = {**os.environ, "OMP_NUM_THREADS": "1"}

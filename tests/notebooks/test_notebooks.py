@@ -70,8 +70,21 @@ def test_output_check_sees_an_executed_cell(tmp_path):
     assert stored_outputs(tmp_path / "executed.ipynb") == ["cell 0"]
 
 
-@pytest.mark.slow
-@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda path: path.stem)
+# The game a notebook plays where its name does not say it (the quickstart plays them all).
+NOTEBOOK_GAMES = {"train_self_play": "presages"}
+NOTEBOOK_RUNS = [
+    pytest.param(
+        path,
+        id=path.stem,
+        marks=pytest.mark.slow(NOTEBOOK_GAMES[path.stem])
+        if path.stem in NOTEBOOK_GAMES
+        else pytest.mark.slow,
+    )
+    for path in NOTEBOOKS
+]
+
+
+@pytest.mark.parametrize("path", NOTEBOOK_RUNS)
 def test_notebook_runs_at_small_budget(path, tmp_path, monkeypatch):
     monkeypatch.setenv("PRESAGES_NB_BUDGET", "small")
     monkeypatch.setenv("PRESAGES_NB_OUT", str(tmp_path))

@@ -10,7 +10,7 @@ import pytest
 ROOT = Path(__file__).resolve().parents[2]
 
 
-@pytest.mark.slow
+@pytest.mark.slow("presages")
 def test_the_demo_trains_both_runs_and_writes_its_plot_and_ratings(tmp_path):
     command = [sys.executable, str(ROOT / "baselines" / "demo.py"), "--budget", "4"]
     tiny = ["--clone-samples", "500", "--curve-games", "4", "--eval-games", "4"]

@@ -50,7 +50,7 @@ def test_soft_targets_are_fitted_and_the_value_head_is_left_alone():
     assert torch.equal(model.policy.predict_values(inputs), values_before)
 
 
-@pytest.mark.slow
+@pytest.mark.slow("president")
 def test_the_distillation_script_searches_fits_and_scores(tmp_path):
     """``baselines/distill_search.py`` end to end at a tiny size, then again on its saved
     targets with half the pull towards the search."""
