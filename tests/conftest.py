@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import pytest
 
-# Longest first: a test id naming one game belongs to that game's group.
-GAMES = ("res_arcana", "president", "presages", "aciliande")
 # Measured on a cold cache (a fresh clone): Présages about 510 s of one worker, Res Arcana
 # 500, Président 250, Aciliande 230.
 GROUPS_COSTLIEST_FIRST = ("presages", "res_arcana", "president", "aciliande")
+# Longest first: a test id naming one game belongs to that game's group.
+GAMES = tuple(sorted(GROUPS_COSTLIEST_FIRST, key=len, reverse=True))
 
 
 @pytest.hookimpl(tryfirst=True)  # before pytest-xdist's hook reads the marks

@@ -71,15 +71,9 @@ def test_output_check_sees_an_executed_cell(tmp_path):
 
 
 # The game a notebook plays where its name does not say it (the quickstart plays them all).
-NOTEBOOK_GAMES = {"train_self_play": "presages"}
+NOTEBOOK_GAMES = {"train_self_play": ("presages",)}
 NOTEBOOK_RUNS = [
-    pytest.param(
-        path,
-        id=path.stem,
-        marks=pytest.mark.slow(NOTEBOOK_GAMES[path.stem])
-        if path.stem in NOTEBOOK_GAMES
-        else pytest.mark.slow,
-    )
+    pytest.param(path, id=path.stem, marks=pytest.mark.slow(*NOTEBOOK_GAMES.get(path.stem, ())))
     for path in NOTEBOOKS
 ]
 
