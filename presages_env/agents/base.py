@@ -10,6 +10,7 @@ import numba as nb
 import numpy as np
 
 from presages_env.core.rng import choose_legal, splitmix_next
+from presages_env.core.validation import check_seed
 
 
 class Agent:
@@ -96,7 +97,7 @@ class RandomAgent(Agent):
     name = "random"
 
     def __init__(self, seed: int = 0) -> None:
-        self._rng_state = np.array([seed], dtype=np.int64)
+        self._rng_state = np.array([check_seed(seed)], dtype=np.int64)
 
     def act_batch(self, obs: np.ndarray, masks: np.ndarray) -> np.ndarray:
         actions = np.empty(masks.shape[0], dtype=np.int64)

@@ -13,7 +13,7 @@ from presages_env.core import events as ev
 from presages_env.core.actions import check_action
 from presages_env.core.game import Game
 from presages_env.core.header import HDR_CURRENT, HDR_TERMINAL, TRUNCATED, step_of
-from presages_env.core.validation import check_int, check_seed, checked_state
+from presages_env.core.validation import MAX_STEP, check_int, checked_state, optional_seed
 from presages_env.core.view import REFEREE_HEADING
 
 # What an illegal action does: "raise" refuses it (ValueError, nothing changes); "terminate"
@@ -68,7 +68,7 @@ class CardGameEnv(AECEnv):
                 f"got {render_mode!r}"
             )
         if max_steps is not None:
-            max_steps = check_int(max_steps, "max_steps", 1)
+            max_steps = check_int(max_steps, "max_steps", 1, MAX_STEP)
         self.game = game
         n = game.check_num_players(game.default_players if num_players is None else num_players)
         self.num_players = n
@@ -131,6 +131,7 @@ class CardGameEnv(AECEnv):
         ``options={"state": s}`` starts from the position ``s`` instead (see ``set_state``);
         game options belong to the constructor, so other keys are ignored with a warning.
         """
+        seed = optional_seed(seed)
         options = dict(options or {})
         start = options.pop("state", None)
         if options:
@@ -141,7 +142,7 @@ class CardGameEnv(AECEnv):
             self.set_state(start)
             return
         if seed is not None:
-            self._seed_rng = np.random.default_rng(check_seed(seed))
+            self._seed_rng = np.random.default_rng(seed)
         game_seed = int(self._seed_rng.integers(0, 2**62))
         self._log.clear()
         self.game.kernel.reset_logged(self._state, np.int64(game_seed), self._log.buffer)
@@ -255,9 +256,10 @@ class CardGameEnv(AECEnv):
         """Continue from ``state`` (validated, then copied); agents and rewards restart from it.
 
         A bad state raises ``TypeError``/``ValueError`` naming the slot, and the env keeps
-        its current game.
+        its current game; so does a state of other options than the env's (they size the
+        observation spaces).
         """
-        self._state[:] = checked_state(self.game, state, self.num_players)
+        self._state[:] = checked_state(self.game, state, self.num_players, self.game_options)
         self._log.clear()
         self._start_episode()
 

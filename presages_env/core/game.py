@@ -105,7 +105,8 @@ class Game:
     # OBS_SIZE constants (sized for the largest table) are picked up from it.
     kernel: ClassVar[ModuleType]
     # The game's validation module, next to its kernel: ``validate_state(state)`` checks
-    # every slot of the layout (see :mod:`presages_env.core.validation`).
+    # every slot of the layout (see :mod:`presages_env.core.validation`), and
+    # ``decision_signature`` names the pending decision (:mod:`presages_env.core.decisions`).
     validator: ClassVar[ModuleType]
     validate_state: ClassVar[Callable[[np.ndarray], None]]
     # The game's view module (core/view.py): ``state_view`` and ``seat_view``.
@@ -127,6 +128,15 @@ class Game:
                 raise TypeError(
                     f"{cls.__name__} names a kernel but no validator module with "
                     "validate_state(state): every game validates states from outside"
+                )
+            if not callable(getattr(validator, "decision_signature", None)) or not all(
+                isinstance(getattr(validator, name, None), tuple)
+                for name in ("DECISION_FIELDS", "DECISION_OPTIONS")
+            ):
+                raise TypeError(
+                    f"{cls.__name__}'s validator must name its pending decision: "
+                    "decision_signature(state), DECISION_FIELDS and DECISION_OPTIONS "
+                    "(core/decisions.py)"
                 )
             cls.validate_state = staticmethod(validator.validate_state)
             kernel = cls.__dict__["kernel"]
@@ -214,12 +224,19 @@ class Game:
         """The table as ``seat`` sees it, built from its observation alone; ``seat=None``
         gives every hand (a referee's view, for debugging)."""
         valid = self.checked_state(state)
+        if seat is not None:
+            seat = check_int(seat, "seat", 0, self.num_players_of(valid) - 1)
+        return self.unchecked_view(valid, seat)
+
+    def unchecked_view(self, state: np.ndarray, seat: int | None) -> TableView:
+        """:meth:`view` without its checks, like the raw kernels: for code whose states the
+        kernels made from checked ones (a replay's) and whose ``seat`` is checked, where
+        validating every frame again would be most of the work."""
         if seat is None:
-            return self.viewer.state_view(valid)
-        n = self.num_players_of(valid)
-        seat = check_int(seat, "seat", 0, n - 1)
+            return self.viewer.state_view(state)
+        n = self.num_players_of(state)
         obs = np.zeros(self.obs_size(n), dtype=self.obs_dtype)
-        self.kernel.observe(valid, np.int64(seat), obs)
+        self.kernel.observe(state, np.int64(seat), obs)
         return self.viewer.seat_view(obs, seat, n)
 
     # ---- events and information states (core/events.py, docs/research.md) -----------------
@@ -287,14 +304,9 @@ class Game:
 
     # ---- options and new states ----------------------------------------------------------
     def check_num_players(self, num_players: Any) -> int:
-        if isinstance(num_players, bool) or not isinstance(num_players, (int, np.integer)):
-            raise TypeError(f"num_players must be an int, got {type(num_players).__name__}")
-        if not self.min_players <= num_players <= self.max_players:
-            raise ValueError(
-                f"{self.name} is played by {self.min_players} to {self.max_players} players, "
-                f"got num_players={num_players}"
-            )
-        return int(num_players)
+        low, high = self.min_players, self.max_players
+        what = f"num_players ({self.name} is played by {low} to {high} players)"
+        return check_int(num_players, what, low, high)
 
     def make_options(self, num_players: int, **options: Any) -> Any:
         """Build and validate the options dataclass; unknown names are an error."""
@@ -357,6 +369,13 @@ class Game:
     def action_label(self, state: np.ndarray, action: int) -> str:
         """Human name of ``action`` at the decision ``state`` is waiting for."""
         return str(action)
+
+    def action_label_for(self, state: np.ndarray, action: int, seat: int) -> str:
+        """What ``seat`` may know of ``action`` chosen at ``state``: its :meth:`action_label`
+        where the choice is public (the default) or ``seat`` sees it, otherwise a public form
+        that names no hidden card (a game with hidden decisions overrides this, keeping its
+        rule in one place). Replays and seat views show moves through it."""
+        return self.action_label(state, action)
 
     def render(self, state: np.ndarray) -> str:
         """A text picture of the whole state (for people, not agents: it shows all hands)."""

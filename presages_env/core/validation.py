@@ -13,18 +13,21 @@ The checks run in three layers, so a game cannot forget the shared ones:
    act, the bytes of the step counter, RNG and seed, and their values) — here, for every game;
 2. the game's own layout — the game module's ``validate_state(state)``, written once next to
    its kernel, which uses :class:`SlotReader` to report slots by name; by the time it runs
-   the header is known to be sound;
+   the header is known to be sound — then the pending decision, here for every game: its
+   signature must be one the kernel produces (:func:`check_decision`);
 3. the options read back through the game's ``read_options``/``validate_options``, and, unless
    the game is over, at least one legal action in the game's own ``legal_mask`` — here again.
 """
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from presages_env.core.decisions import TABLE_FILE, known_signatures
 from presages_env.core.header import (
     HDR_CURRENT,
     HDR_GAME_ID,
@@ -45,9 +48,15 @@ from presages_env.core.header import (
 if TYPE_CHECKING:
     from presages_env.core.game import Game
 
-# Decisions counted in the header's step field; far beyond any game's longest match.
+# Decisions counted in the header's step field; far beyond any game's longest match. A step
+# cap (``max_steps``) is at most this: a larger one could never be reached.
 MAX_STEP = 2**31 - 1
 SEED_MAX = 2**63 - 1
+# Games in one batch (``num_envs``): 4x the benchmarks' largest batch; a Res Arcana batch
+# this size holds about 200 MB. More games run as several envs.
+MAX_NUM_ENVS = 2**16
+# Games one evaluation call plays (``num_games``): its per-game result arrays stay small.
+MAX_NUM_GAMES = 10**6
 
 
 class InvalidStateError(ValueError):
@@ -165,15 +174,55 @@ def check_options(game: Game, state: np.ndarray) -> None:
         raise InvalidStateError("options", options, str(err)) from None
 
 
-def checked_state(game: Game, state: Any, num_players: int | None = None) -> np.ndarray:
+def check_decision(game: Game, state: np.ndarray) -> None:
+    """Layer 2, for every game: the pending decision (node, stage, what a choice is for, the
+    card that asked, who decides) is a combination the kernel itself produces
+    (:mod:`presages_env.core.decisions`); the layout is already known to be sound."""
+    if state[HDR_TERMINAL]:
+        return  # no decision is pending; the layout checks say what a finished game holds
+    validator = game.validator
+    signature = validator.decision_signature(state)
+    if signature not in known_signatures(game):
+        fields = ", ".join(
+            f"{name}={value}"
+            for name, value in zip(validator.DECISION_FIELDS, signature, strict=True)
+        )
+        raise InvalidStateError(
+            "pending decision", fields, f"no {game.name} play reaches it (see {TABLE_FILE})"
+        )
+
+
+def check_same_options(game: Game, state: np.ndarray, options: Any) -> None:
+    """``state`` carries exactly ``options`` (an env's): a state dealt with other options
+    would make the env report the wrong ones and outgrow bounds sized from them (the
+    information state's length). Both are compared as ``read_options`` gives them back."""
+    expected = game.read_options(game.blank_state(int(state[HDR_NUM_PLAYERS]), options))
+    found = game.read_options(state)
+    for name in (f.name for f in dataclasses.fields(found)):
+        if getattr(found, name) != getattr(expected, name):
+            raise InvalidStateError(
+                f"option {name}",
+                getattr(found, name),
+                f"this env plays {name}={getattr(expected, name)!r} "
+                "(make an env with the state's options)",
+            )
+
+
+def checked_state(
+    game: Game, state: Any, num_players: int | None = None, options: Any = None
+) -> np.ndarray:
     """A validated private copy of ``state``; raises before anything is mutated.
 
     ``TypeError`` for a wrong container or dtype, ``ValueError`` (an
-    :class:`InvalidStateError` when a slot is to blame) for anything else.
+    :class:`InvalidStateError` when a slot is to blame) for anything else. An env passes
+    its ``num_players`` and ``options``: a state of another count or options is refused.
     """
     state = check_state_array(game, state, num_players)
     game.validate_state(state)
+    check_decision(game, state)
     check_options(game, state)
+    if options is not None:
+        check_same_options(game, state, options)
     if not state[HDR_TERMINAL]:
         mask = np.zeros(game.num_actions(int(state[HDR_NUM_PLAYERS])), dtype=np.int8)
         game.kernel.legal_mask(state, mask)
@@ -196,6 +245,34 @@ def check_seed(seed: Any, name: str = "seed") -> int:
     return int(seed)
 
 
+def optional_seed(seed: Any, name: str = "seed") -> int | None:
+    """``None`` (draw a fresh seed, where an API allows it) or a seed by :func:`check_seed`."""
+    return None if seed is None else check_seed(seed, name)
+
+
+def offset_seed(seed: Any, offset: int) -> int:
+    """``seed + offset`` wrapped into ``[0, 2**63 - 1]``: the seeds a run counts up from its
+    own (opponents, workers) stay seeds even from the top of the range."""
+    return (check_seed(seed) + offset) % (SEED_MAX + 1)
+
+
+def check_seeds(seeds: Any, count: int, name: str = "seed") -> list[int]:
+    """A list of ``count`` seeds (a vector env's, one per game), each by :func:`check_seed`."""
+    if not isinstance(seeds, (list, tuple)):
+        raise TypeError(f"{name} must be a list of {count} seeds, got {type(seeds).__name__}")
+    if len(seeds) != count:
+        raise ValueError(f"{name} must list {count} seeds (one per game), got {len(seeds)}")
+    return [check_seed(s, f"{name}[{i}]") for i, s in enumerate(seeds)]
+
+
+def vector_seed(seed: Any, num_envs: int) -> int | None:
+    """The seed of a batch reset: ``None``, one seed, or Gymnasium's list of ``num_envs``
+    seeds, whose first fixes the batch (game i depends on ``(seed, i)`` alone)."""
+    if isinstance(seed, (list, tuple)):
+        return check_seeds(seed, num_envs)[0]
+    return optional_seed(seed)
+
+
 def check_int(value: Any, name: str, low: int, high: int | None = None) -> int:
     """``value`` as a Python int in ``[low, high]`` (no bools, no floats)."""
     if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, np.integer)):
@@ -204,6 +281,42 @@ def check_int(value: Any, name: str, low: int, high: int | None = None) -> int:
         bound = f"[{low}, {high}]" if high is not None else f">= {low}"
         raise ValueError(f"{name} must be {bound}, got {value}")
     return int(value)
+
+
+# Digits a typed number may have (leading zeros aside): every seed and int64 fits in 19.
+MAX_DECIMAL_DIGITS = 19
+
+
+def parse_decimal(text: Any, name: str) -> int:
+    """The non-negative integer a person typed: ASCII digits only (``str.isdigit`` also
+    accepts '²' and other scripts' digits), at most :data:`MAX_DECIMAL_DIGITS` of them, so
+    a long line is refused before it becomes a huge int. Ranges are the caller's to check."""
+    if not isinstance(text, str):
+        raise TypeError(f"{name} must be a string of digits, got {type(text).__name__}")
+    if not (text.isascii() and text.isdigit()):
+        shown = text if len(text) <= 20 else text[:17] + "..."
+        raise ValueError(f"{name} must be a number written with the digits 0-9, got {shown!r}")
+    digits = text.lstrip("0") or "0"
+    if len(digits) > MAX_DECIMAL_DIGITS:
+        raise ValueError(
+            f"{name} must have at most {MAX_DECIMAL_DIGITS} digits, got {len(digits):,}"
+        )
+    return int(digits)
+
+
+def check_text(value: Any, name: str, max_length: int) -> str:
+    """``value`` if it is a ``str`` of at most ``max_length`` characters that is valid
+    Unicode: a lone surrogate (which JSON's ``\\ud800`` escape can produce) cannot be
+    encoded, so it would fail later, when the text is written or shown."""
+    if not isinstance(value, str):
+        raise TypeError(f"{name} must be a string, got {type(value).__name__}")
+    if len(value) > max_length:
+        raise ValueError(f"{name} must be at most {max_length} characters, got {len(value)}")
+    try:
+        value.encode("utf-8")
+    except UnicodeEncodeError as err:
+        raise ValueError(f"{name} is not valid Unicode text: {err.reason} at {err.start}") from None
+    return value
 
 
 def check_array(value: Any, name: str, shape: tuple[int, ...], dtype: Any) -> np.ndarray:

@@ -20,7 +20,14 @@ from presages_env.core.actions import legal_actions
 from presages_env.core.batched import random_actions, random_actions_serial, specialise
 from presages_env.core.game import Game
 from presages_env.core.rng import derive_seed
-from presages_env.core.validation import check_actions, check_array, check_int, check_seed
+from presages_env.core.validation import (
+    MAX_NUM_ENVS,
+    MAX_STEP,
+    check_actions,
+    check_array,
+    check_int,
+    check_seed,
+)
 
 _kernel_cache: dict[str, Any] = {}
 
@@ -173,10 +180,10 @@ class VectorEnv:
         events: bool = False,
         **options: Any,
     ) -> None:
-        num_envs = check_int(num_envs, "num_envs", 1)
+        num_envs = check_int(num_envs, "num_envs", 1, MAX_NUM_ENVS)
         if parallel is not None and not isinstance(parallel, bool):
             raise TypeError(f"parallel must be None, True or False, got {parallel!r}")
-        max_steps = check_int(max_steps, "max_steps (0 = no cap)", 0)
+        max_steps = check_int(max_steps, "max_steps (0 = no cap)", 0, MAX_STEP)
         seed = check_seed(seed)
         self.game = game
         self.num_players = game.check_num_players(

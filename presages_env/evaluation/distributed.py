@@ -23,7 +23,7 @@ import numpy as np
 
 from presages_env.agents.base import Agent
 from presages_env.core.rng import derive_seed
-from presages_env.core.validation import check_int, check_seed
+from presages_env.core.validation import MAX_NUM_ENVS, MAX_NUM_GAMES, check_int, check_seed
 from presages_env.core.vector import VectorEnv
 from presages_env.evaluation.tournament import (
     MatchResult,
@@ -107,8 +107,9 @@ def chunked_round_robin(
 ) -> list[MatchResult]:
     """A head-to-head for every ordered pair (or ``pairs``) of agents, every chunk of every
     pairing in one fan-out; each pairing plays the same deals."""
-    num_games = check_int(num_games, "num_games", 2)
-    chunk_games = check_int(chunk_games, "chunk_games", 1)
+    num_games = check_int(num_games, "num_games", 2, MAX_NUM_GAMES)
+    chunk_games = check_int(chunk_games, "chunk_games", 1, MAX_NUM_GAMES)
+    num_envs = check_int(num_envs, "num_envs", 1, MAX_NUM_ENVS)
     seed = check_seed(seed)
     pairs = list(pairs or itertools.permutations(agents, 2))
     if not pairs:

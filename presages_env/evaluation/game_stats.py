@@ -14,9 +14,8 @@ import numpy as np
 
 from presages_env.agents.base import Agent
 from presages_env.core.game import Game
-from presages_env.core.vector import VectorEnv
 from presages_env.evaluation.report import markdown_table
-from presages_env.games import get_game
+from presages_env.evaluation.tournament import _vector_env
 
 
 @dataclass(frozen=True, eq=False)
@@ -76,10 +75,7 @@ def game_statistics(
     ``options`` are the game's options (and ``max_steps``). Agents that act on states
     (``needs_state``) get the games' states, the others their observations and masks.
     """
-    game = get_game(game) if isinstance(game, str) else game
-    if num_games < 1:
-        raise ValueError(f"play at least one game, got {num_games}")
-    vec = VectorEnv(game, min(num_envs, num_games), num_players, seed=seed, **options)
+    vec = _vector_env(game, num_games, num_players, seed, num_envs, options, least=1)
     b = vec.num_envs
     lengths = np.zeros(num_games, dtype=np.int64)
     truncated = np.zeros(num_games, dtype=np.bool_)
@@ -108,7 +104,7 @@ def game_statistics(
             else:
                 game_of_env[env] = -1
     return GameStatistics(
-        game.name, vec.num_players, agent.name, lengths, truncated, np.concatenate(counts)
+        vec.game.name, vec.num_players, agent.name, lengths, truncated, np.concatenate(counts)
     )
 
 

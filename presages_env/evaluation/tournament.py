@@ -21,6 +21,7 @@ import numpy as np
 
 from presages_env.agents.base import Agent
 from presages_env.core.game import Game
+from presages_env.core.validation import MAX_NUM_ENVS, MAX_NUM_GAMES, check_int
 from presages_env.core.vector import VectorEnv
 from presages_env.evaluation.stats import Estimate, mean_interval, win_rate
 from presages_env.games import get_game
@@ -326,11 +327,12 @@ def _vector_env(
     seed: int,
     num_envs: int,
     options: dict[str, Any],
+    least: int = 2,
 ) -> VectorEnv:
-    if isinstance(num_games, bool) or not isinstance(num_games, (int, np.integer)):
-        raise TypeError(f"num_games must be an int, got {type(num_games).__name__}")
-    if num_games < 2:
-        raise ValueError(f"play at least two games to get a confidence interval, got {num_games}")
+    """The vector env of an evaluation: ``num_envs`` games at a time, ``num_games`` in all
+    (at least ``least``: two give a confidence interval)."""
+    num_games = check_int(num_games, f"num_games (at least {least})", least, MAX_NUM_GAMES)
+    num_envs = check_int(num_envs, "num_envs", 1, MAX_NUM_ENVS)
     return VectorEnv(_describe(game), min(num_envs, num_games), num_players, seed=seed, **options)
 
 

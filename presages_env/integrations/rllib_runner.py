@@ -28,6 +28,7 @@ from ray.rllib.utils.pre_checks.env import check_multiagent_environments
 from ray.rllib.utils.torch_utils import FLOAT_MIN
 
 from presages_env.core.aec import ILLEGAL_ACTION_PENALTY
+from presages_env.core.validation import offset_seed
 from presages_env.integrations import rllib_spaces as rs
 from presages_env.integrations.rllib_env import CardGameMultiAgentEnv
 from presages_env.integrations.rllib_episodes import GameRecord, model_outputs
@@ -56,7 +57,9 @@ class BatchedEnvRunner(MultiAgentEnvRunner):
         config = dict(self.config.env_config)
         if not self.config.disable_env_checking:  # RLlib's check, on one game's env
             check_multiagent_environments(CardGameMultiAgentEnv(config))
-        seed = None if self.config.seed is None else self.config.seed + (self.worker_index or 0)
+        seed = self.config.seed
+        if seed is not None:  # one stream of deals per worker
+            seed = offset_seed(seed, self.worker_index or 0)
         self.env = BatchedMultiAgentEnv(config, self.config.num_envs_per_env_runner, seed)
         self.num_envs = self.env.num_envs
         self._needs_initial_reset = True

@@ -19,7 +19,13 @@ from gymnasium import spaces
 from ray.rllib.env.vector.vector_multi_agent_env import VectorMultiAgentEnv
 
 from presages_env.core.aec import ILLEGAL_ACTION_MODES, ILLEGAL_ACTION_PENALTY
-from presages_env.core.validation import check_actions, check_int, check_seed
+from presages_env.core.validation import (
+    MAX_STEP,
+    check_actions,
+    check_int,
+    optional_seed,
+    vector_seed,
+)
 from presages_env.core.vector import VectorEnv
 from presages_env.games import get_game
 from presages_env.integrations import rllib_spaces as rs
@@ -57,8 +63,9 @@ class BatchedMultiAgentEnv(VectorMultiAgentEnv):
         self.illegal_action = config.pop("illegal_action", "terminate")
         if self.illegal_action not in ILLEGAL_ACTION_MODES:
             raise ValueError(f"illegal_action must be one of {ILLEGAL_ACTION_MODES}")
-        self.max_steps = check_int(config.pop("max_steps", None) or 0, "max_steps", 0)
-        self._rng = np.random.default_rng(seed)
+        max_steps = config.pop("max_steps", None)
+        self.max_steps = 0 if max_steps is None else check_int(max_steps, "max_steps", 0, MAX_STEP)
+        self._rng = np.random.default_rng(optional_seed(seed))
         game = get_game(config.pop("game"))
         self.vec = VectorEnv(game, num_envs, config.pop("num_players", None), **config)
         self.num_envs = b = self.vec.num_envs
@@ -85,10 +92,9 @@ class BatchedMultiAgentEnv(VectorMultiAgentEnv):
         return self.single_action_spaces[agent_id]
 
     def reset(self, *, seed: Any = None, options: dict | None = None):
-        if isinstance(seed, (list, tuple)):
-            seed = seed[0]  # one seed fixes the batch: game i depends on (seed, i)
+        seed = vector_seed(seed, self.num_envs)  # one seed fixes the batch (or a list's first)
         if seed is not None:
-            self._rng = np.random.default_rng(check_seed(seed))
+            self._rng = np.random.default_rng(seed)
         self.vec.reset(int(self._rng.integers(SEED_BOUND)))
         self._new_deals(np.arange(self.num_envs))
         self._autoreset[:] = False

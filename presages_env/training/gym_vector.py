@@ -23,6 +23,7 @@ from gymnasium import spaces
 from gymnasium.vector import AutoresetMode, VectorEnv
 from gymnasium.vector.utils import batch_space
 
+from presages_env.core.validation import vector_seed
 from presages_env.training.learner_batch import SEED_BOUND, LearnerBatch
 from presages_env.training.opponents import OpponentSpec, opponent_agents
 
@@ -69,8 +70,9 @@ class LearnerVectorEnv(VectorEnv):
         self._autoreset = np.zeros(self.num_envs, dtype=np.bool_)
 
     def reset(self, *, seed: int | None = None, options: dict | None = None):
-        """Deal every game anew; ``seed`` (one int for the whole batch) fixes every deal,
-        seat and opponent that follows."""
+        """Deal every game anew; ``seed`` (one int for the whole batch, or a list of
+        ``num_envs`` whose first does) fixes every deal, seat and opponent that follows."""
+        seed = vector_seed(seed, self.num_envs)  # before Gymnasium's seeding, which has its own
         super().reset(seed=seed)
         opponents = None
         if seed is not None:

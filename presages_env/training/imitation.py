@@ -14,6 +14,10 @@ import torch
 import presages_env
 from presages_env.agents.base import Agent
 from presages_env.agents.features import RawFeatures
+from presages_env.core.validation import check_int, check_seed
+
+# Decisions one call records: about 1 GB of Présages observations; the docs clone 200,000.
+MAX_TEACHER_SAMPLES = 10**6
 
 
 def teacher_games(
@@ -24,6 +28,7 @@ def teacher_games(
     ``returns`` is each decision's return-to-go for the seat that took it (undiscounted);
     decisions of games still running at the end are dropped.
     """
+    samples = check_int(samples, "samples", 1, MAX_TEACHER_SAMPLES)
     num_envs = 256
     vec = presages_env.make_vec(game, num_envs, num_players=num_players, seed=seed, **options)
     n = vec.num_players
@@ -76,12 +81,12 @@ def imitate(
     recorded observations to the policy's inputs, batch by batch. The agreement is the share
     of the first 20,000 decisions where the policy's likeliest action is the teacher's.
     """
+    generator = np.random.default_rng(check_seed(seed))  # before the policy is touched
     obs, masks, targets, returns = data
     num_actions = masks.shape[1]
     features = features or RawFeatures("", num_actions)
     for group in policy.optimizer.param_groups:
         group["lr"] = learning_rate  # PPO sets its own again at its first update
-    generator = np.random.default_rng(seed)
     policy.set_training_mode(True)
     losses = {"action_nll": 0.0, "value_mse": 0.0, "agreement": 0.0}
     for _ in range(epochs):

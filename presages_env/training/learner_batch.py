@@ -24,7 +24,13 @@ import presages_env
 from presages_env.agents.base import Agent
 from presages_env.agents.features import make_features
 from presages_env.core.actions import legal_actions
-from presages_env.core.validation import check_actions, check_int, check_seed
+from presages_env.core.validation import (
+    MAX_STEP,
+    check_actions,
+    check_int,
+    check_seed,
+    optional_seed,
+)
 
 SEED_BOUND = 2**62  # seeds drawn for deals
 
@@ -62,9 +68,10 @@ class LearnerBatch:
         **options: Any,
     ) -> None:
         self.critic_state = bool(critic_state)
-        self.max_steps = check_int(max_steps, "max_steps (0 = no cap)", 0)
+        self.max_steps = check_int(max_steps, "max_steps (0 = no cap)", 0, MAX_STEP)
+        seed = check_seed(seed)
         self.vec = presages_env.make_vec(
-            game, num_envs, num_players=num_players, seed=check_seed(seed), **options
+            game, num_envs, num_players=num_players, seed=seed, **options
         )
         self.game = self.vec.game
         self.num_envs = self.vec.num_envs
@@ -176,8 +183,9 @@ class LearnerBatch:
     ) -> np.ndarray:
         """Deal every game anew (from ``seed``, else from the batch's own generator), with
         ``opponents`` as the new pool if given (every game draws its opponent anew)."""
+        seed = optional_seed(seed)
         if seed is not None:
-            self._rng = np.random.default_rng(check_seed(seed))
+            self._rng = np.random.default_rng(seed)
         if opponents is not None:
             self.opponents = []
             self.set_opponents(opponents)

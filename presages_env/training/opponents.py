@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from presages_env.agents import Agent, HeuristicAgent, RandomAgent
+from presages_env.core.validation import offset_seed
 
 BASELINE_OPPONENTS = ("random", "heuristic")
 
@@ -29,7 +30,7 @@ def opponent_agents(spec: OpponentSpec, game: str, seed: int) -> list[Agent]:
     agents = []
     for k, item in enumerate(specs):
         if isinstance(item, str):
-            agents.append(baseline_agent(item, game, seed + k))
+            agents.append(baseline_agent(item, game, offset_seed(seed, k)))
         elif isinstance(item, Agent):
             agents.append(item)
         else:

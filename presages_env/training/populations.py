@@ -14,6 +14,7 @@ from multiprocessing import get_context
 from pathlib import Path
 from typing import Any
 
+from presages_env.core.validation import check_seed
 from presages_env.training.self_play import TrainConfig
 
 
@@ -47,7 +48,7 @@ def from_scratch_config(
         critic=critic,
         warm_start=None,
         eval_games=eval_games,
-        seed=seed,
+        seed=check_seed(seed),
         out_dir=str(out_dir),
         game_options=dict(options),
     )

@@ -25,6 +25,7 @@ from gymnasium import spaces
 from stable_baselines3.common.vec_env.base_vec_env import VecEnv
 
 from presages_env.agents.base import Agent
+from presages_env.core.validation import optional_seed
 from presages_env.training.learner_batch import SEED_BOUND, LearnerBatch
 
 
@@ -86,6 +87,10 @@ class SelfPlayVecEnv(VecEnv):
         self.batch.set_opponents(opponents)
 
     # ---- VecEnv API ----------------------------------------------------------------------
+    def seed(self, seed: int | None = None) -> Sequence[int | None]:
+        """Seed the next ``reset`` (SB3's API; ``None`` draws one); checked here, not there."""
+        return super().seed(optional_seed(seed))
+
     def reset(self) -> np.ndarray:
         seed = self._seeds[0] if self._seeds and self._seeds[0] is not None else None
         if seed is not None:

@@ -6,12 +6,17 @@ through every entry point, truncation, fuzz) run for every game in ``test_confor
 
 from __future__ import annotations
 
+import re
+from pathlib import Path
+
 import numpy as np
 import pytest
 
 import presages_env
-from presages_env.agents import HeuristicAgent, RandomAgent
+from presages_env.agents import HeuristicAgent, ISMCTSAgent, RandomAgent
 from presages_env.core.header import HDR_CURRENT
+from presages_env.core.validation import MAX_STEP
+from presages_env.training import SingleAgentEnv
 from presages_env.training.vec_env import SelfPlayVecEnv
 
 GAMES = presages_env.list_games()
@@ -103,3 +108,113 @@ def test_heuristic_agents_refuse_observations_they_would_misread(name):
         agent.act_batch(vec.obs, vec.masks.astype(np.int64))
     with pytest.raises(TypeError):
         agent.act_batch(vec.obs[0], vec.masks[0])
+
+
+# ---- round two (issue 27): a state's options, seeds and numbers, the wheel smoke ------------
+def test_set_state_refuses_a_state_dealt_with_other_options():
+    """Defect 4: a 60-manche Président state went into an env made for 1 manche; the env
+    then reported the wrong options and overflowed its information-state bound."""
+    env = presages_env.make("president", num_manches=1, observation_mode="information_state")
+    env.reset(seed=0)
+    before, selected = env.get_state(), env.agent_selection
+    other = presages_env.make("president", num_manches=60)
+    other.reset(seed=1)
+    for give in (env.set_state, lambda s: env.reset(options={"state": s})):
+        with pytest.raises(ValueError, match="num_manches = 60.*num_manches=1"):
+            give(other.get_state())
+        np.testing.assert_array_equal(env.get_state(), before)
+        assert env.agent_selection == selected
+
+
+BAD_SEEDS = [-1, 1.5, 2**63, True, np.uint64(2**64 - 1), "3", float("nan")]
+
+
+@pytest.mark.parametrize("seed", BAD_SEEDS, ids=repr)
+def test_gymnasium_resets_refuse_bad_seeds_with_our_rule(seed):
+    """Defect 7: Gymnasium's own seeding answered -1 and 1.5 with its own error, 2**63 with an
+    OverflowError and accepted True; the env's generator must not move on a refusal."""
+    import gymnasium
+
+    import presages_env.training  # noqa: F401  (registers the envs)
+
+    single = gymnasium.make("presages_env/president-v0").unwrapped
+    vector = gymnasium.make_vec(
+        "presages_env/president-v0", num_envs=2, vectorization_mode="vector_entry_point"
+    )
+    for env in (single, vector):
+        env.reset(seed=4)
+        drawn = env.np_random.bit_generator.state
+        with pytest.raises((TypeError, ValueError), match="seed must be"):
+            env.reset(seed=seed)
+        assert env.np_random.bit_generator.state == drawn
+
+
+@pytest.mark.parametrize("seed", BAD_SEEDS, ids=repr)
+def test_agents_and_self_play_env_refuse_bad_seeds(seed):
+    """Defect 7: RandomAgent took -1 (and True), ISMCTSAgent and SelfPlayVecEnv.seed any
+    value, failing later or never."""
+    with pytest.raises((TypeError, ValueError), match="seed must be"):
+        RandomAgent(seed=seed)
+    with pytest.raises((TypeError, ValueError), match="seed must be"):
+        ISMCTSAgent("president", simulations=2, seed=seed)
+    env = self_play_env()
+    with pytest.raises((TypeError, ValueError), match="seed must be"):
+        env.seed(seed)
+
+
+@pytest.mark.parametrize("seed", [[], [1], [1, 2, 3], [1, -1], [1.5, 2]], ids=repr)
+def test_a_list_of_vector_seeds_is_checked_entry_by_entry(seed):
+    """Defect 7: RLlib's batched env read ``seed[0]`` of any list (``[]``: IndexError); its
+    seed handling is this plain function (Ray may not be installed)."""
+    from presages_env.core.validation import vector_seed
+
+    with pytest.raises((TypeError, ValueError), match="seed"):
+        vector_seed(seed, 2)
+    assert vector_seed([5, 9], 2) == 5
+    assert vector_seed(None, 2) is None
+
+
+def test_step_caps_beyond_the_header_step_field_are_refused():
+    """Defect 7: ``make_vec(max_steps=2**63)`` was accepted, then overflowed at the first step."""
+    for make in (presages_env.make, lambda name, **kw: presages_env.make_vec(name, 2, **kw)):
+        with pytest.raises(ValueError, match="max_steps"):
+            make("president", max_steps=2**63)
+        with pytest.raises(ValueError, match="max_steps"):
+            make("president", max_steps=MAX_STEP + 1)
+
+
+def test_res_arcana_pools_refuse_counts_beyond_the_essence_ceiling():
+    """Defect 7: ``setup_position(pools=[{"E": 10**30}])`` raised OverflowError."""
+    from presages_env.games.res_arcana.game import setup_position
+
+    base = {"mages": ["Scholar", "Transmuter"], "items": ["Research", "Alchemy"]}
+    for pool in ({"E": 10**30}, {"E": 4001}, "99999999999999999999E", {"E": 2.0}):
+        with pytest.raises((TypeError, ValueError), match=r"pools\[0\]"):
+            setup_position(2, pools=[pool, {}], **base)
+    setup_position(2, pools=[{"E": 4000}, "4000G"], **base)
+
+
+def test_wheel_smoke_builds_without_fetching_build_dependencies():
+    """Defect 9: the smoke built the wheel with pip's build isolation, which fetched
+    setuptools from the index on every run; it must build with what the dev venv holds."""
+    root = Path(__file__).resolve().parents[2]
+    script = (root / ".ci" / "wheel_smoke.sh").read_text()
+    builds = [line for line in script.splitlines() if " wheel " in line and "pip" in line]
+    assert builds and all("--no-build-isolation" in line for line in builds), builds
+    assert "--upgrade pip" not in script  # another fetch from the index
+    project = (root / "pyproject.toml").read_text()
+    dev = re.search(r"^dev = \[(.*?)^\]", project, re.S | re.M).group(1)
+    assert '"setuptools>=' in dev, "the dev venv must hold what the build needs"
+
+
+@pytest.mark.parametrize("max_steps", [1, 2, 5])
+def test_single_agent_env_gives_the_learner_a_decision_under_any_step_cap(max_steps):
+    """Found by the numbers fuzz: with a cap the opponents could reach before the learner's
+    first decision, ``reset`` returned an episode already over and ``step`` raised."""
+    env = SingleAgentEnv("president", "random", max_steps=max_steps)
+    for seed in range(8):
+        obs, info = env.reset(seed=seed)
+        truncated = terminated = False
+        while not (truncated or terminated):
+            obs, _, terminated, truncated, info = env.step(int(np.argmax(info["action_mask"])))
+        assert truncated and env.observation_space.contains(obs)

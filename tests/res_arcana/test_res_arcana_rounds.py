@@ -309,5 +309,5 @@ def test_a_seat_holding_more_than_the_essence_ceiling_truncates_the_game():
 
 
 def test_a_position_beyond_the_essence_ceiling_is_refused():
-    with pytest.raises(ValueError, match="POOL"):
+    with pytest.raises(ValueError, match=r"pools\[0\]\['G'\] must be \[0, 4000\]"):
         position(pools=[f"{lay.ESSENCE_CEILING + 1}G", ""])

@@ -23,6 +23,7 @@ from presages_env.core.header import (
     wide_value,
 )
 from presages_env.core.state_io import apply_actions
+from presages_env.core.validation import check_int, check_seed
 from presages_env.games.presages import kernel as k
 from presages_env.games.presages import validate as v
 from presages_env.games.presages import view
@@ -69,20 +70,12 @@ _DIRECTION_NAMES = ("none", "BELOW 15", "ABOVE 15")
 
 def card_action(value: int) -> int:
     """The action naming card ``value`` (1..35)."""
-    if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
-        raise TypeError(f"a card is an int 1..{NUM_CARDS}, got {value!r}")
-    if not 1 <= value <= NUM_CARDS:
-        raise ValueError(f"a card is an int 1..{NUM_CARDS}, got {value}")
-    return CARD_ACTION_BASE + int(value) - 1
+    return CARD_ACTION_BASE + check_int(value, "a card", 1, NUM_CARDS) - 1
 
 
 def seat_action(seat: int) -> int:
     """The action naming ``seat`` (0..5)."""
-    if isinstance(seat, bool) or not isinstance(seat, (int, np.integer)):
-        raise TypeError(f"a seat is an int 0..{k.MAX_SEATS - 1}, got {seat!r}")
-    if not 0 <= seat < k.MAX_SEATS:
-        raise ValueError(f"a seat is an int 0..{k.MAX_SEATS - 1}, got {seat}")
-    return SEAT_ACTION_BASE + int(seat)
+    return SEAT_ACTION_BASE + check_int(seat, "a seat", 0, k.MAX_SEATS - 1)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -139,6 +132,12 @@ _SEAT_VERBS = {
     "DREAM_DEST": "Dream in front of",
     "SECRET_TARGET": "Secret with",
     "ABSOLUTE_TARGET": "exchange with",
+}
+# The decisions whose card only some seats see, as the others read them.
+_HIDDEN_CHOICES = {
+    "SECRET_CARD": "show a card",
+    "ABSOLUTE_GIVE": "give a card",
+    "ABSOLUTE_RETURN": "give a card",
 }
 _OTHER_LABELS = {
     LAW_BELOW: "Law: BELOW 15",
@@ -299,6 +298,14 @@ class PresagesGame(Game):
             return f"{_SEAT_VERBS.get(node, 'seat')} P{action - SEAT_ACTION_BASE}"
         return _OTHER_LABELS.get(int(action), str(action))
 
+    def action_label_for(self, state: np.ndarray, action: int, seat: int) -> str:
+        """A card shown by Le Secret or exchanged by L'Absolu is named only to the seats that
+        see it (:func:`seats_seeing_choice`); the others read that a card was chosen."""
+        seers = seats_seeing_choice(state)
+        if seers is None or seat in seers:
+            return self.action_label(state, action)
+        return _HIDDEN_CHOICES[node_name(state)]
+
     def render(self, state: np.ndarray) -> str:
         return render_text(state, colour=True)
 
@@ -433,21 +440,13 @@ def render_text(state: np.ndarray, colour: bool = True) -> str:
 # =========================================================================================
 # position set-up
 # =========================================================================================
-def _check_int(value: Any, what: str, low: int, high: int) -> int:
-    if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
-        raise TypeError(f"{what} must be an int in [{low}, {high}], got {value!r}")
-    if not low <= value <= high:
-        raise ValueError(f"{what} must be in [{low}, {high}], got {value}")
-    return int(value)
-
-
 def _check_cards(cards: Iterable[int], what: str, seen: dict[int, str]) -> list[int]:
     """Card values of ``cards``; each card may appear once across everything checked."""
     if isinstance(cards, (str, bytes)) or not isinstance(cards, Iterable):
         raise TypeError(f"{what} must be an iterable of card values 1..{NUM_CARDS}")
     values = []
     for card in cards:
-        value = _check_int(card, f"a card of {what}", 1, NUM_CARDS)
+        value = check_int(card, f"a card of {what}", 1, NUM_CARDS)
         if value in seen:
             raise ValueError(f"card {value} appears in {seen[value]} and in {what}")
         seen[value] = what
@@ -461,7 +460,7 @@ def _check_teams(team_list: Sequence[int], n: int) -> list[int]:
     if len(team_list) != n:
         raise ValueError(f"teams must give one team per seat ({n}), got {len(team_list)}")
     num_teams = 3 if n == 6 else 2
-    values = [_check_int(t, "a team index", 0, num_teams - 1) for t in team_list]
+    values = [check_int(t, "a team index", 0, num_teams - 1) for t in team_list]
     sizes = sorted(values.count(t) for t in range(num_teams))
     allowed = {4: [2, 2], 5: [2, 3], 6: [2, 2, 2]}[n]
     if sizes != allowed:
@@ -504,6 +503,7 @@ def setup_position(
     """
     game = PresagesGame()
     n = game.check_num_players(num_players)
+    seed = check_seed(seed)
     opts = game.make_options(n, **options)
     if isinstance(hands, (str, bytes)) or not isinstance(hands, Sequence) or len(hands) != n:
         raise ValueError(f"hands must be a sequence of {n} hands, one per seat")
@@ -514,8 +514,8 @@ def setup_position(
         raise ValueError(
             f"every hand holds at least 2 cards at the start of a bout; seats {short} do not"
         )
-    starter = _check_int(starter, "starter", 0, n - 1)
-    round_number = _check_int(round_number, "round_number", 1, v.MAX_SETUP_ROUND)
+    starter = check_int(starter, "starter", 0, n - 1)
+    round_number = check_int(round_number, "round_number", 1, v.MAX_SETUP_ROUND)
     if set_aside is None:
         aside = [c for c in range(1, NUM_CARDS + 1) if c not in seen]
     else:
@@ -526,7 +526,7 @@ def setup_position(
             raise TypeError(f"start_absolus must be a sequence of {n} Absolus (30..35)")
         if len(start_absolus) != n:
             raise ValueError(f"start_absolus must give one Absolu per seat ({n})")
-        dealt = [_check_int(a, "a face-up Absolu", 30, 35) for a in start_absolus]
+        dealt = [check_int(a, "a face-up Absolu", 30, 35) for a in start_absolus]
         in_use = sorted(c for c in [*seen] if is_absolute(c))
         if len(set(dealt)) != n or in_use != sorted(dealt):
             raise ValueError(
@@ -546,7 +546,7 @@ def setup_position(
     laurels = [0] * num_teams if rounds_won is None else list(rounds_won)
     if len(laurels) != num_teams:
         raise ValueError(f"rounds_won must give {num_teams} team counts, got {len(laurels)}")
-    laurels = [_check_int(x, "rounds_won of a team", 0, 1) for x in laurels]
+    laurels = [check_int(x, "rounds_won of a team", 0, 1) for x in laurels]
 
     state = game.blank_state(n, opts)
     state[k.LOC : k.LOC + k.CARD_SLOTS] = k.LOC_BOX
@@ -622,6 +622,22 @@ def box_cards(state: np.ndarray) -> list[int]:
 
 def node_name(state: np.ndarray) -> str:
     return NODE_NAMES[int(state[k.NODE])]
+
+
+def seats_seeing_choice(state: np.ndarray) -> tuple[int, ...] | None:
+    """The seats that see which card the pending decision chooses, or None when everyone
+    does: Le Secret's card goes to its other seat only, L'Absolu's first card is committed
+    face down, and the exchange it completes is shown to its two seats (the kernel's events
+    say the same)."""
+    node, actor = node_name(state), current_seat(state)
+    if node == "SECRET_CARD":
+        holder = int(state[k.SECRET_HOLDER])
+        return actor, int(state[k.SECRET_PARTNER]) if actor == holder else holder
+    if node == "ABSOLUTE_GIVE":
+        return (actor,)
+    if node == "ABSOLUTE_RETURN":
+        return actor, int(state[k.ABS_ACTOR])
+    return None
 
 
 def current_seat(state: np.ndarray) -> int:

@@ -10,6 +10,7 @@ import numpy as np
 
 from presages_env.core.game import Game
 from presages_env.core.header import HDR_CURRENT, HDR_NUM_PLAYERS, HDR_TERMINAL, seed_of
+from presages_env.core.validation import check_int
 from presages_env.games.president import kernel as k
 from presages_env.games.president import validate as v
 from presages_env.games.president import view
@@ -113,6 +114,14 @@ class PresidentGame(Game):
             return f"give back a {RANK_NAMES[rank]}"
         return f"{SET_NAMES[count]} of {RANK_NAMES[rank]}"
 
+    def action_label_for(self, state: np.ndarray, action: int, seat: int) -> str:
+        """The card given back in the exchange is seen by the two seats of the exchange only;
+        the others see that one was. Every other move is public."""
+        exchange = (int(state[k.EXCH_TO]), int(state[k.EXCH_FROM]))
+        if state[k.PHASE] == k.PHASE_GIVE_BACK and seat not in exchange:
+            return "give back a card"
+        return self.action_label(state, action)
+
     def render(self, state: np.ndarray) -> str:
         n = int(state[HDR_NUM_PLAYERS])
         lines = [
@@ -161,9 +170,7 @@ def rank_index(card: int | str) -> int:
         if card not in RANK_NAMES:
             raise ValueError(f"unknown rank {card!r}; ranks are {RANK_NAMES}")
         return RANK_NAMES.index(card)
-    if isinstance(card, (int, np.integer)) and 0 <= card < NUM_RANKS:
-        return int(card)
-    raise ValueError(f"a rank is a name in {RANK_NAMES} or an index 0..12, got {card!r}")
+    return check_int(card, f"a rank (a name in {RANK_NAMES} or an index)", 0, NUM_RANKS - 1)
 
 
 def setup_position(
@@ -192,8 +199,9 @@ def setup_position(
     over = [RANK_NAMES[r] for r in range(NUM_RANKS) if counts[:, r].sum() > SUITS]
     if over:
         raise ValueError(f"more than {SUITS} cards of rank(s) {over} across the hands")
-    if not isinstance(leader, (int, np.integer)) or not 0 <= leader < n or not counts[leader].any():
-        raise ValueError(f"leader must be a player 0..{n - 1} who holds cards, got {leader!r}")
+    leader = check_int(leader, "leader", 0, n - 1)
+    if not counts[leader].any():
+        raise ValueError(f"leader must be a player who holds cards, got {leader}")
     if (counts.sum(axis=1) == 0).sum() > 0:
         raise ValueError("every player must hold at least one card at the start of a manche")
     state[k.HAND : k.HAND + n * NUM_RANKS] = counts.ravel()
@@ -227,20 +235,26 @@ def setup_manche(
     """
     n = num_players
     hands = [list(hand) for hand in hands]
+    manche = check_int(manche, "manche (manches already played)", 1, v.MAX_MANCHES - 1)
     options.setdefault("num_manches", manche + 1)
-    if not isinstance(manche, (int, np.integer)) or not 1 <= manche < options["num_manches"]:
-        raise ValueError(
-            f"manche (manches already played) must be 1..num_manches-1, got {manche!r}"
-        )
     if not all(hands):
         raise ValueError("every player must be dealt at least one card")
     state = setup_position(n, hands, leader=0, seed=seed, **options)
-    if sorted(int(x) for x in last_places) != list(range(n)) or len(last_places) != n:
+    if not manche < state[k.OPT_NUM_MANCHES]:
+        raise ValueError(
+            f"manche (manches already played) must be 1..num_manches-1, got {manche!r}"
+        )
+    if len(last_places) != n:
+        raise ValueError(f"last_places must give each of the {n} players a place 0..{n - 1}")
+    last_places = [check_int(x, f"last_places[{p}]", 0, n - 1) for p, x in enumerate(last_places)]
+    if sorted(last_places) != list(range(n)):
         raise ValueError(f"last_places must give each of the {n} players a place 0..{n - 1}")
     if scores is None:
         scores = [2 if place == 0 else (1 if place == 1 else 0) for place in last_places]
     if len(scores) != n:
         raise ValueError(f"scores must list {n} scores, one per player, got {len(scores)}")
+    most = 2 * manche  # the Président's 2 points in every manche played
+    scores = [check_int(x, f"scores[{p}] (SCORE)", 0, most) for p, x in enumerate(scores)]
     for p, place in enumerate(last_places):
         state[k.PLAYER_AT_SEAT + place] = p
         state[k.SEAT_OF + p] = place
@@ -275,6 +289,5 @@ def seating(state: np.ndarray) -> list[int]:
 
 def action_for(rank: int | str, count: int = 1) -> int:
     """The action that plays ``count`` cards of ``rank`` (or gives back one, count 1)."""
-    if not 1 <= count <= k.MAX_SET:
-        raise ValueError(f"count must be 1..{k.MAX_SET}, got {count}")
+    count = check_int(count, "count", 1, k.MAX_SET)
     return 1 + rank_index(rank) * k.MAX_SET + count - 1

@@ -28,7 +28,7 @@ from presages_env.core.header import (
     step_of,
 )
 from presages_env.core.state_io import apply_actions
-from presages_env.core.validation import checked_state
+from presages_env.core.validation import check_int, check_seed, checked_state
 from presages_env.games.res_arcana import cards as cd
 from presages_env.games.res_arcana import kernel as k
 from presages_env.games.res_arcana import layout as lay
@@ -148,19 +148,13 @@ def component(name: str) -> int:
 
 
 def seat_action(seat: int) -> int:
-    if isinstance(seat, bool) or not isinstance(seat, (int, np.integer)):
-        raise TypeError(f"a seat is an int 0..{lay.MAX_PLAYERS - 1}, got {seat!r}")
-    if not 0 <= seat < lay.MAX_PLAYERS:
-        raise ValueError(f"a seat is an int 0..{lay.MAX_PLAYERS - 1}, got {seat}")
-    return lay.A_SEAT + int(seat)
+    return lay.A_SEAT + check_int(seat, "a seat", 0, lay.MAX_PLAYERS - 1)
 
 
 def order_action(order: int) -> int:
     """Order ``order`` of the looked-at cards (permutations of top, second, third in
     lexicographic order; 0 keeps them as they are)."""
-    if not 0 <= order < lay.NUM_ORDERS:
-        raise ValueError(f"an order is 0..{lay.NUM_ORDERS - 1}, got {order}")
-    return lay.A_ORDER + order
+    return lay.A_ORDER + check_int(order, "an order", 0, lay.NUM_ORDERS - 1)
 
 
 # ---- options -------------------------------------------------------------------------------
@@ -268,6 +262,15 @@ class ResArcanaGame(Game):
 
     def action_label(self, state: np.ndarray, action: int) -> str:
         return action_label(state, int(action))
+
+    def action_label_for(self, state: np.ndarray, action: int, seat: int) -> str:
+        """The mage kept at setup and the order of cards put back on a deck are the
+        chooser's secret; the others read that a choice was made. Every other move is
+        public."""
+        hidden = hidden_choice(state)
+        if hidden is None or seat == current_seat(state):
+            return self.action_label(state, action)
+        return hidden
 
     def render(self, state: np.ndarray) -> str:
         return render_text(state)
@@ -454,8 +457,10 @@ def _order_label(state: np.ndarray, order: int) -> str:
         top = deck(state, seat)[:count]
     else:
         top = monument_deck(state)[:count]
-    chosen = list(itertools.permutations(range(count)))[order]
-    return "put back, top first: " + ", ".join(top[i] for i in chosen)
+    orders = list(itertools.permutations(range(count)))
+    if order >= len(orders):  # named in the refusal of an illegal action
+        return f"order {order} of the cards looked at"
+    return "put back, top first: " + ", ".join(top[i] for i in orders[order])
 
 
 def action_label(state: np.ndarray, action: int) -> str:
@@ -491,6 +496,17 @@ def action_label(state: np.ndarray, action: int) -> str:
     if lay.A_ORDER <= action < lay.NUM_ACTIONS:
         return _order_label(state, action - lay.A_ORDER)
     return str(action)
+
+
+def hidden_choice(state: np.ndarray) -> str | None:
+    """How the seats that do not decide read the pending decision when it is secret (a
+    mage kept face down at setup, the order of the cards looked at), else None."""
+    node = node_name(state)
+    if node == "TARGET" and state[lay.TGT_KIND] == lay.TK_MAGE:
+        return TARGET_KIND_NAMES[lay.TK_MAGE]
+    if node == "REORDER":
+        return "put the cards looked at back in a secret order"
+    return None
 
 
 def legal_actions(state: np.ndarray) -> list[int]:
@@ -711,22 +727,26 @@ def render_text(state: np.ndarray, colour: bool = True) -> str:
 # position set-up
 # =========================================================================================
 def _parse_pool(value: str | Mapping[str, int], what: str) -> list[int]:
+    """Essence counts, each at most ``ESSENCE_CEILING`` (what a game still going holds)."""
     if isinstance(value, Mapping):
         counts = [0] * 5
         for letter, count in value.items():
-            if letter not in ESSENCES or not isinstance(count, (int, np.integer)) or count < 0:
-                raise ValueError(f"{what}: {letter!r}: {count!r} is not an essence count")
-            counts[ESSENCES.index(letter)] = int(count)
-        return counts
-    if not isinstance(value, str):
+            if not isinstance(letter, str) or len(letter) != 1 or letter not in ESSENCES:
+                raise ValueError(f"{what}: {letter!r} is not an essence (one of {list(ESSENCES)})")
+            counts[ESSENCES.index(letter)] = count
+    elif isinstance(value, str):
+        try:
+            counts, any_count = cd.parse_essences(value)
+        except (ValueError, IndexError):
+            raise ValueError(f"{what}: cannot read essences {value!r} (write '2E 1G')") from None
+        if any_count:
+            raise ValueError(f"{what}: 'A' is not an essence")
+    else:
         raise TypeError(f"{what} must be a string like '2E 1G' or a dict, got {value!r}")
-    try:
-        fixed, any_count = cd.parse_essences(value)
-    except (ValueError, IndexError):
-        raise ValueError(f"{what}: cannot read essences {value!r} (write '2E 1G')") from None
-    if any_count:
-        raise ValueError(f"{what}: 'A' is not an essence")
-    return fixed
+    return [
+        check_int(count, f"{what}[{letter!r}]", 0, lay.ESSENCE_CEILING)
+        for letter, count in zip(ESSENCES, counts, strict=True)
+    ]
 
 
 class _Placer:
@@ -793,7 +813,9 @@ def setup_position(
     ``places``: faces of unowned Place of Power tiles in the centre (the other unowned tiles
     show the face the ``places_of_power`` option gives). ``phase``: ``"actions"`` (``to_act``
     decides, default the first seat from the first player that has not passed) or
-    ``"collect"`` (from the first player). Everything not named is out of the game.
+    ``"collect"`` (from the first player). Once a seat has ``passed``, the first to pass
+    took the first-player token: ``first_player`` must then be one of the seats that passed
+    (play reaches no other position). Everything not named is out of the game.
     What the seats know, carried from earlier rounds (default nothing): ``known_tops[s]``,
     how many top cards of its own deck seat s has looked at (at most 3);
     ``monuments_known[s]``, how many top monuments it knows in order (at most 3);
@@ -803,6 +825,7 @@ def setup_position(
     """
     game = ResArcanaGame()
     n = game.check_num_players(num_players)
+    seed = check_seed(seed)
     opts = game.make_options(n, **options)
     if phase not in ("actions", "collect"):
         raise ValueError(f"phase must be 'actions' or 'collect', got {phase!r}")
@@ -831,7 +854,7 @@ def setup_position(
 
     state = game.blank_state(n, opts)
     clear_game(state)
-    state[lay.ROUND] = _check_range(round_number, "round_number", 1, 10_000)
+    state[lay.ROUND] = check_int(round_number, "round_number", 1, 10_000)
     state[lay.FIRST_PLAYER] = first_player
     state[lay.TOKEN_TAKEN] = int(any(passed_flags))
     for s in range(n):
@@ -886,15 +909,7 @@ def setup_position(
 
 
 def _seat(value: Any, n: int, what: str) -> int:
-    return _check_range(value, what, 0, n - 1)
-
-
-def _check_range(value: Any, what: str, low: int, high: int) -> int:
-    if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
-        raise TypeError(f"{what} must be an int in [{low}, {high}], got {value!r}")
-    if not low <= value <= high:
-        raise ValueError(f"{what} must be in [{low}, {high}], got {value}")
-    return int(value)
+    return check_int(value, what, 0, n - 1)
 
 
 def _per_seat(values: Any, n: int, what: str) -> list:
@@ -906,10 +921,10 @@ def _per_seat(values: Any, n: int, what: str) -> list:
 def _setup_knowledge(state, n, known_tops, monuments_known, public) -> None:
     for s, count in enumerate(_per_seat(known_tops or [0] * n, n, "known_tops")):
         limit = min(lay.LOOK_DEPTH, int(state[lay.DECK_SIZE + s]))
-        state[lay.KNOWN_TOP + s] = _check_range(count, f"known_tops[{s}]", 0, limit)
+        state[lay.KNOWN_TOP + s] = check_int(count, f"known_tops[{s}]", 0, limit)
     for s, count in enumerate(_per_seat(monuments_known or [0] * n, n, "monuments_known")):
         limit = min(lay.LOOK_DEPTH, int(state[lay.MON_DECK_SIZE]))
-        state[lay.MON_KNOWN + s] = _check_range(count, f"monuments_known[{s}]", 0, limit)
+        state[lay.MON_KNOWN + s] = check_int(count, f"monuments_known[{s}]", 0, limit)
     for s, names in enumerate(_per_seat(public or [[]] * n, n, "public")):
         for name in names:
             c = cid_of(name)

@@ -1,0 +1,124 @@
+"""Files from and for outside: JSON parsed within bounds, text written whole or not at all.
+
+A JSON document from a user (a game record, a metadata file) can be crafted: nested deep
+enough to exhaust the parser's recursion (``json.loads`` raises ``RecursionError``), huge,
+or holding ``NaN``/``Infinity`` (not JSON numbers), integers of thousands of digits and
+duplicate keys. :func:`parse_json` refuses all of these with a ``ValueError`` before any
+caller sees the data; the caller then checks the exact structure it expects.
+:func:`write_text_atomically` encodes everything first and replaces the file in one rename,
+so a failure never leaves an empty or half-written file.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+import re
+import secrets
+from collections import Counter
+from itertools import accumulate
+from pathlib import Path
+from typing import Any
+
+from presages_env.core.validation import check_text
+
+# A JSON string literal, escapes included; one left open runs to the end of the text, so the
+# match never fails and scanning stays linear whatever the input.
+_STRING = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*(?:"|\\?\Z)', re.DOTALL)
+_NOT_BRACKET = re.compile(r"[^\[\]{}]+")
+_DEPTH_STEP = {"[": 1, "{": 1, "]": -1, "}": -1}
+MAX_KEY = 200  # characters of an object key
+MAX_INT_DIGITS = 64  # far more than any 64-bit value; longer ones are refused, not parsed
+
+
+def nesting_depth(text: str) -> int:
+    """The deepest nesting of arrays and objects in JSON ``text``, counted without recursion
+    (strings skipped), so that it is safe on any input."""
+    brackets = _NOT_BRACKET.sub("", _STRING.sub("", text))
+    return max(accumulate(map(_DEPTH_STEP.__getitem__, brackets)), default=0)
+
+
+def parse_json(text: str | bytes, what: str, max_bytes: int, max_depth: int) -> Any:
+    """The value of the JSON document ``text`` (UTF-8 when bytes), refused with a
+    ``ValueError`` naming ``what`` if it is longer than ``max_bytes``, nested deeper than
+    ``max_depth``, not JSON, or holds a non-finite number, an integer of more than
+    :data:`MAX_INT_DIGITS` digits, a duplicate key or a key that is not valid text.
+    Strings inside are the caller's to check (:func:`check_text`)."""
+    if isinstance(text, bytes):
+        if len(text) > max_bytes:
+            raise ValueError(f"{what} is {len(text)} bytes, more than the {max_bytes} allowed")
+        try:
+            text = text.decode("utf-8")
+        except UnicodeDecodeError as err:
+            raise ValueError(f"{what} is not UTF-8 text: {err}") from None
+    if not isinstance(text, str):
+        raise TypeError(f"{what} must be JSON text (str or bytes), got {type(text).__name__}")
+    if len(text) > max_bytes:
+        raise ValueError(f"{what} is {len(text)} characters, more than the {max_bytes} allowed")
+    depth = nesting_depth(text)
+    if depth > max_depth:
+        raise ValueError(f"{what} is nested {depth} deep; at most {max_depth} is allowed")
+    try:
+        return json.loads(
+            text,
+            parse_constant=_refuse_constant,
+            parse_float=_finite_float,
+            parse_int=_short_int,
+            object_pairs_hook=_object,
+        )
+    except json.JSONDecodeError as err:
+        raise ValueError(f"{what} is not JSON: {err}") from None
+
+
+def read_json(path: str | Path, what: str, max_bytes: int, max_depth: int) -> Any:
+    """:func:`parse_json` of the file at ``path``, reading at most ``max_bytes + 1`` bytes."""
+    with open(path, "rb") as file:
+        data = file.read(max_bytes + 1)
+    return parse_json(data, what, max_bytes, max_depth)
+
+
+def write_text_atomically(path: str | Path, text: str) -> None:
+    """Write ``text`` (UTF-8) to ``path`` whole or not at all: encoded first (a ``ValueError``
+    for text that cannot be), written to a temporary file in the same folder, then renamed
+    over ``path``; on any failure ``path`` is left as it was and nothing else remains."""
+    try:
+        data = text.encode("utf-8")
+    except UnicodeEncodeError as err:
+        raise ValueError(f"cannot write {path}: the text is not valid Unicode ({err})") from None
+    path = Path(path)
+    temporary = path.with_name(f".{path.name}.{secrets.token_hex(8)}.tmp")
+    try:
+        with open(temporary, "xb") as file:  # a new file, with the usual permissions
+            file.write(data)
+        os.replace(temporary, path)
+    finally:
+        temporary.unlink(missing_ok=True)
+
+
+def _refuse_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not a JSON number")
+
+
+def _short_int(literal: str) -> int:
+    if len(literal) > MAX_INT_DIGITS:
+        raise ValueError(f"an integer of {len(literal)} digits; at most {MAX_INT_DIGITS} are read")
+    return int(literal)
+
+
+def _finite_float(literal: str) -> float:
+    value = float(literal)
+    if not math.isfinite(value):
+        raise ValueError(f"the number {literal[:40]} is too large")
+    return value
+
+
+def _object(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    data = dict(pairs)
+    if len(data) != len(pairs):
+        counts = Counter(key for key, _ in pairs)
+        twice = next(key for key, count in counts.items() if count > 1)
+        raise ValueError(f"the key {twice[:MAX_KEY]!r} appears twice in one object")
+    for key in data:
+        check_text(key, "a key", MAX_KEY)
+    return data

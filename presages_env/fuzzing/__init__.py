@@ -1,0 +1,64 @@
+"""Fuzzing of every input that comes from outside, one module per input kind.
+
+Each kind runs random malformed and valid inputs through the public entry points of one game
+and sorts every case into a clean refusal (``ValueError``/``TypeError`` with a message) or an
+accepted input that then works; anything else is a failure
+(:class:`~presages_env.core.fuzz.FuzzReport`):
+
+=============  ==========================================================================
+kind           what
+=============  ==========================================================================
+states         corrupted real states, pending decisions included (:mod:`presages_env.core.fuzz`)
+heuristics     random observations and masks through the heuristic kernels (same module)
+records        saved game records: structure, numbers, strings (:mod:`.records`)
+checkpoints    policy checkpoints: storage, sizes, values, another game's (:mod:`.checkpoints`)
+numbers        seeds and numbers through every public constructor and reset (:mod:`.numbers`)
+=============  ==========================================================================
+
+``python -m presages_env.fuzzing --cases 10000`` runs every kind for every game in a child
+process with numba's bounds checks on (an out-of-bounds access raises instead of corrupting
+memory, and a crash is reported instead of killing the caller).
+"""
+
+from __future__ import annotations
+
+import os
+import resource
+import subprocess
+import sys
+import tempfile
+from collections.abc import Sequence
+
+# A case that grows the process's peak memory by more than this allocated what its input only
+# declared (a size, a count): a failure of every input kind.
+MAX_GROWTH_MB = 256
+
+
+def peak_memory_mb() -> float:
+    """The process's peak resident memory so far (Linux reports it in KiB)."""
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+
+
+def memory_growth(peak_before: float) -> str | None:
+    """A description of the growth since ``peak_before`` if it passed ``MAX_GROWTH_MB``."""
+    grown = peak_memory_mb() - peak_before
+    return f"peak memory grew by {grown:.0f} MB" if grown > MAX_GROWTH_MB else None
+
+
+def boundscheck_environment() -> dict[str, str]:
+    """This process's environment with numba's bounds checks on, and a compile cache of
+    their own (kernels compiled with checks must not replace the project's cached ones)."""
+    cache = os.path.join(tempfile.gettempdir(), "presages_env_boundscheck_cache")
+    return dict(os.environ, NUMBA_BOUNDSCHECK="1", NUMBA_CACHE_DIR=cache)
+
+
+def run_in_child(
+    kinds: Sequence[str], games: Sequence[str], cases: int, seed: int = 0
+) -> subprocess.CompletedProcess:
+    """``python -m presages_env.fuzzing`` in a child process under bounds checks, its
+    output captured (one line per kind and game, ending ``N failures``)."""
+    command = [sys.executable, "-m", "presages_env.fuzzing", "--in-process"]
+    command += ["--kinds", *kinds, "--games", *games, "--cases", str(cases), "--seed", str(seed)]
+    return subprocess.run(
+        command, env=boundscheck_environment(), capture_output=True, text=True, check=False
+    )
