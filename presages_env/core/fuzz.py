@@ -2,12 +2,17 @@
 
 Every case takes a real state from random play, corrupts it (an extreme or boundary value in
 one slot, a random value, two slots swapped, one slot copied over another — a card in two
-places —, or several slots at once) and checks the outcome is one of:
+places —, or several slots at once; or, in the pending decision's slots (those its decision
+signature reads, :mod:`presages_env.core.decisions`), one value from the range real states
+hold there, or the whole pending decision of another real state) and checks the outcome is
+one of:
 
 - ``refused``: :func:`~presages_env.core.validation.checked_state` raised ``ValueError`` or
   ``TypeError``;
-- ``played``: the state was accepted and random legal play from it reaches the end, with a
-  legal action at every decision and every seat observed at every step.
+- ``played``: the state was accepted, the states the kernel makes of it in its first
+  ``CLOSURE_STEPS`` decisions are accepted too (an accepted state leads only to states the
+  validator accepts), and random legal play from it reaches the end, with a legal action at
+  every decision and every seat observed at every step.
 
 Anything else (a kernel exception, no legal action, a game that does not end, a crash) is a
 failure. The same is done for each game's heuristic kernel, which reads observation values
@@ -15,21 +20,16 @@ as indices: random observations anywhere in the declared observation space, with
 non-empty masks, must give legal actions (``--heuristics``).
 
 Run it under ``NUMBA_BOUNDSCHECK=1`` so that an out-of-bounds access raises instead of
-corrupting memory; the command line does that in a child process, so a crash is reported
-as a failure instead of killing the caller::
+corrupting memory; :mod:`presages_env.fuzzing` does that in a child process, so a crash is
+reported as a failure instead of killing the caller::
 
-    python -m presages_env.core.fuzz --cases 10000            # every game
-    python -m presages_env.core.fuzz --games presages --cases 500 --seed 3
+    python -m presages_env.fuzzing --kinds states heuristics --cases 10000
+    python -m presages_env.fuzzing --kinds states --games presages --cases 500 --seed 3
 """
 
 from __future__ import annotations
 
-import argparse
 import collections
-import os
-import subprocess
-import sys
-import tempfile
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 
@@ -43,6 +43,9 @@ from presages_env.core.validation import checked_state
 MAX_PLAYOUT_STEPS = 50_000
 EXTREMES = (-(2**63), -(2**31), -(10**9), -1000, -2, -1, 0, 1, 2, 3, 7, 13, 36, 100, 10**9)
 KINDS = ("extreme", "boundary", "random", "swap", "copy", "several")
+PENDING_KINDS = ("pending", "pending_copy")  # need a Corpus of real states
+# Decisions after an accepted corrupted state whose states must be accepted in turn.
+CLOSURE_STEPS = 4
 
 
 @dataclass
@@ -112,13 +115,88 @@ def corrupt(state: np.ndarray, kind: str, rng: np.random.Generator) -> tuple[str
     return "slots " + ", ".join(described), out
 
 
+class _ReadRecorder(list):
+    """A state's values that remember which slots were read (see :func:`pending_slots`)."""
+
+    def __init__(self, values: list[int]) -> None:
+        super().__init__(values)
+        self.read: set[int] = set()
+
+    def __getitem__(self, index):
+        if isinstance(index, slice):
+            self.read.update(range(*index.indices(len(self))))
+        else:
+            self.read.add(index % len(self))
+        return super().__getitem__(index)
+
+
+class _RecordingState:
+    def __init__(self, state: np.ndarray) -> None:
+        self.values = _ReadRecorder(state.tolist())
+
+    def tolist(self) -> _ReadRecorder:
+        return self.values
+
+
+def pending_slots(game: Game, state: np.ndarray) -> list[int]:
+    """The slots ``state``'s decision signature reads (signatures read ``state.tolist()``)."""
+    recording = _RecordingState(state)
+    game.validator.decision_signature(recording)
+    return sorted(recording.values.read)
+
+
+@dataclass
+class Corpus:
+    """Real states, with what the pending-decision corruptions draw from."""
+
+    game: Game
+    states: list[np.ndarray]
+    pending: list[list[int]]  # slots each state's decision signature reads
+    ranges: dict[int, tuple[np.ndarray, np.ndarray]]  # per state size: each slot's min, max
+
+    @classmethod
+    def of(cls, game: Game, states: list[np.ndarray]) -> Corpus:
+        ranges = {}
+        for size in {state.size for state in states}:
+            same = np.stack([state for state in states if state.size == size])
+            ranges[size] = (same.min(axis=0), same.max(axis=0))
+        live = [s for s in states if not s[HDR_TERMINAL]]
+        return cls(game, live, [pending_slots(game, s) for s in live], ranges)
+
+
+def corrupt_pending(
+    state: np.ndarray, kind: str, rng: np.random.Generator, corpus: Corpus
+) -> tuple[str, np.ndarray]:
+    """In-range corruption of the pending decision: one of its slots set to a value real
+    states hold there, or every slot of another real state's pending decision copied in."""
+    out = state.copy()
+    if kind == "pending_copy":
+        donor = int(rng.integers(len(corpus.states)))
+        other = corpus.states[donor]
+        if other.size != state.size:
+            return "pending decision of a state of another size: unchanged", out
+        slots = corpus.pending[donor]
+        out[slots] = other[slots]
+        return f"pending slots {slots} copied from another state", out
+    i = int(rng.choice(pending_slots(corpus.game, state)))
+    low, high = corpus.ranges[state.size]
+    out[i] = int(rng.integers(int(low[i]), int(high[i]) + 1))
+    return f"pending slot {i}: {state[i]} -> {out[i]}", out
+
+
 def corruptions(game: Game, cases: int, seed: int) -> Iterator[tuple[str, np.ndarray, np.ndarray]]:
     """``cases`` (description, original, corrupted) triples, every kind in turn."""
     rng = np.random.default_rng(seed)
     originals = real_states(game, max(1, cases // 8), rng)
+    corpus = Corpus.of(game, originals)
+    kinds = KINDS + PENDING_KINDS if corpus.states else KINDS
     for case in range(cases):
         original = originals[case % len(originals)]
-        description, state = corrupt(original, KINDS[case % len(KINDS)], rng)
+        kind = kinds[case % len(kinds)]
+        if kind in PENDING_KINDS:
+            description, state = corrupt_pending(original, kind, rng, corpus)
+        else:
+            description, state = corrupt(original, kind, rng)
         yield description, original, state
 
 
@@ -128,9 +206,15 @@ def play_out(game: Game, state: np.ndarray, rng: np.random.Generator) -> None:
     mask = np.zeros(game.num_actions(n), dtype=np.int8)
     rewards = np.zeros(n, dtype=np.float32)
     obs = np.zeros(game.obs_size(n), dtype=game.obs_dtype)
-    for _ in range(MAX_PLAYOUT_STEPS):
+    for step in range(MAX_PLAYOUT_STEPS):
         for seat in range(n):
             game.kernel.observe(state, np.int64(seat), obs)
+        if 0 < step <= CLOSURE_STEPS:
+            try:
+                checked_state(game, state)
+            except ValueError as error:
+                message = f"the kernel's state {step} steps on is refused: {error}"
+                raise AssertionError(message) from None
         if state[HDR_TERMINAL]:
             return
         game.kernel.legal_mask(state, mask)
@@ -192,47 +276,3 @@ def fuzz_heuristic(game: Game, cases: int, seed: int = 0) -> FuzzReport:
             report.outcomes["failed"] += size
             report.failures.append(f"batch at {start}: {type(error).__name__}: {error}")
     return report
-
-
-def run_in_child(
-    games: list[str], cases: int, seed: int, heuristics: bool = False
-) -> subprocess.CompletedProcess:
-    """Fuzz in a child process with numba's bounds checks on (its own compile cache)."""
-    cache = os.path.join(tempfile.gettempdir(), "presages_env_boundscheck_cache")
-    env = dict(os.environ, NUMBA_BOUNDSCHECK="1", NUMBA_CACHE_DIR=cache)
-    command = [sys.executable, "-m", "presages_env.core.fuzz", "--in-process"]
-    command += ["--games", *games, "--cases", str(cases), "--seed", str(seed)]
-    command += ["--heuristics"] if heuristics else []
-    return subprocess.run(command, env=env, capture_output=True, text=True, check=False)
-
-
-def main(argv: list[str] | None = None) -> int:
-    from presages_env.games import GAME_CLASSES, get_game
-
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--games", nargs="+", default=list(GAME_CLASSES))
-    parser.add_argument("--cases", type=int, default=10_000, help="per game")
-    parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--heuristics", action="store_true", help="fuzz the heuristic agents")
-    parser.add_argument("--in-process", action="store_true", help="no child process")
-    args = parser.parse_args(argv)
-    if not args.in_process:
-        result = run_in_child(args.games, args.cases, args.seed, args.heuristics)
-        print(result.stdout, end="")
-        print(result.stderr, end="", file=sys.stderr)
-        if result.returncode < 0:
-            print(f"the fuzz process crashed (signal {-result.returncode})", file=sys.stderr)
-        return 1 if result.returncode else 0
-    failed = False
-    run = fuzz_heuristic if args.heuristics else fuzz
-    for name in args.games:
-        report = run(get_game(name), args.cases, args.seed)
-        print(report.line(), flush=True)
-        for failure in report.failures:
-            print("  " + failure, flush=True)
-        failed |= bool(report.failures)
-    return 1 if failed else 0
-
-
-if __name__ == "__main__":
-    sys.exit(main())

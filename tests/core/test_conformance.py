@@ -35,6 +35,7 @@ from presages_env.core.header import (
 from presages_env.core.rng import derive_seed
 from presages_env.core.state_io import apply_actions, deserialize, replay, serialize
 from presages_env.core.validation import checked_state
+from presages_env.fuzzing import run_in_child
 
 GAMES = presages_env.list_games()
 
@@ -95,7 +96,7 @@ def test_a_game_whose_kernel_has_no_global_state_is_refused_at_definition():
             (Game,),
             {
                 "kernel": kernel,
-                "validator": types.SimpleNamespace(validate_state=lambda state: None),
+                "validator": presages_env.get_game("president").validator,
                 "state_dtype": np.int8,
                 "layout_version": 2,
             },
@@ -479,8 +480,8 @@ def test_aec_and_vector_global_states_agree_with_the_kernel(name, n):
 # ---- fuzz ----------------------------------------------------------------------------------
 @every_game
 def test_corrupted_states_are_refused_or_play_out_under_bounds_checks(name):
-    """A few hundred cases here; ``python -m presages_env.core.fuzz`` runs the full budget."""
-    result = fuzz.run_in_child([name], cases=300, seed=7)
+    """A few hundred cases here; ``python -m presages_env.fuzzing`` runs the full budget."""
+    result = run_in_child(["states"], [name], cases=300, seed=7)
     assert result.returncode == 0, result.stdout + result.stderr
     assert "0 failures" in result.stdout, result.stdout
 
@@ -489,6 +490,6 @@ def test_corrupted_states_are_refused_or_play_out_under_bounds_checks(name):
 def test_the_heuristic_reads_any_observation_of_the_space_within_bounds(name):
     """Observations come from users too: anywhere in the declared space, the heuristic
     kernel must act legally or refuse, never index out of bounds."""
-    result = fuzz.run_in_child([name], cases=400, seed=7, heuristics=True)
+    result = run_in_child(["heuristics"], [name], cases=400, seed=7)
     assert result.returncode == 0, result.stdout + result.stderr
     assert "0 failures" in result.stdout, result.stdout

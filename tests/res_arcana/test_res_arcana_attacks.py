@@ -90,7 +90,9 @@ def test_passed_players_are_immune_and_the_attacker_never_loses():
         items=("Research", "Alchemy", "Reanimate"),
         in_play=[["Water Dragon"], [], []],
         pools=["2L", "2L", "2L"],
+        first_player=1,  # seat 1 passed first: it took the token
         passed=[False, True, False],
+        to_act=0,
     )
     play(state, power("Water Dragon"))
     assert [pool(state, s)["L"] for s in range(3)] == [2, 2, 0]

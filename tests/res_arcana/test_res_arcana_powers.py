@@ -316,7 +316,9 @@ def test_fiery_whip_gains_3_elan_and_each_rival_even_passed_gains_1():
         mages=("Scholar", "Transmuter", "Witch"),
         items=("Research", "Alchemy", "Reanimate"),
         in_play=[["Fiery Whip"], [], []],
+        first_player=1,  # seat 1 passed first: it took the token
         passed=[False, True, False],
+        to_act=0,
     )
     play(state, power("Fiery Whip", 0))
     assert [pool(state, s)["E"] for s in range(3)] == [3, 1, 1]

@@ -182,6 +182,7 @@ def test_res_arcana_is_for_2_to_4_players(n):
         ({"hands": [["Temple"], []]}, "not a"),
         ({"pools": ["2X", ""]}, "cannot read"),
         ({"passed": [True, False], "to_act": 0}, "has passed"),
+        ({"passed": [False, True], "to_act": 0}, "the token is with a seat that passed"),
         ({"stored": {"Hawk": "1E"}}, "not in play"),
         ({"places": ["Dragon's Lair", "Sorcerer's Bestiary"]}, "one face per tile"),
         ({"hands": [["Nessie"], []]}, "unknown"),

@@ -43,6 +43,7 @@ from collections.abc import Container
 
 import numpy as np
 
+from presages_env.core.decisions import seat_relation
 from presages_env.core.header import HDR_CURRENT, HDR_NUM_PLAYERS, HDR_TERMINAL
 from presages_env.core.validation import SlotReader
 from presages_env.games.aciliande import kernel as k
@@ -571,3 +572,70 @@ class _AciliandeCheck:
                 self.fail(
                     f"COINS[{seat}]", k.COINS + seat, f"seat {seat} receives {expected} of {pot}"
                 )
+
+
+# ---- the pending decision (core/decisions.py: the kernel's own combinations) ---------------
+UNREAD = -9  # a field the pending node does not depend on
+DECISION_FIELDS = (
+    "NODE",
+    "DUEL",
+    "HAND_SIZE chosen",
+    "DEALER",
+    "the decider has bid",
+    "TRICK_LEN",
+    "TRICK_DECL",
+    "LEADER",
+    "the last card played is a Goddess",
+    "the last card's player",
+)
+_READS = {
+    k.NODE_HAND_SIZE: {"DUEL", "HAND_SIZE chosen", "DEALER"},
+    k.NODE_BID: {"DUEL", "HAND_SIZE chosen", "DEALER", "the decider has bid", "TRICK_LEN"},
+    k.NODE_PLAY: {
+        "DUEL",
+        "the decider has bid",
+        "TRICK_LEN",
+        "TRICK_DECL",
+        "LEADER",
+        "the last card played is a Goddess",
+        "the last card's player",
+    },
+    k.NODE_DECLARE: {
+        "TRICK_LEN",
+        "TRICK_DECL",
+        "the last card played is a Goddess",
+        "the last card's player",
+    },
+    k.NODE_GAME_OVER: set(),
+}
+# A fixed hand size skips the dealer's choice; the team variant ties bids to partners.
+DECISION_OPTIONS = ({}, {"fixed_hand_size": 2}, {"teams": True}, {"lives": 1})
+
+
+def decision_signature(state: np.ndarray) -> tuple[int, ...]:
+    """The pending decision as ``DECISION_FIELDS`` (seats relative to the decider, by team
+    in the team variant; ``UNREAD`` for fields the node does not depend on)."""
+    s = state.tolist()
+    current, n = s[HDR_CURRENT], s[HDR_NUM_PLAYERS]
+    teams = [seat % 2 for seat in range(n)] if s[k.OPT_TEAMS] else None
+    length = s[k.TRICK_LEN]
+    last_card = s[k.TRICK_CARDS + length - 1] if length else -1
+    last_seat = s[k.TRICK_SEATS + length - 1] if length else -1
+    goddesses = s[k.OPT_GODDESSES : k.OPT_GODDESSES + k.NUM_GODDESSES]
+    has_bid = 0 <= current < k.MAX_PLAYERS and s[k.BIDS + current] >= 0
+    values = (
+        s[k.DUEL],
+        int(s[k.HAND_SIZE] > 0),
+        seat_relation(s[k.DEALER], current, teams),
+        int(has_bid),
+        length,
+        s[k.TRICK_DECL],
+        seat_relation(s[k.LEADER], current, teams),
+        int(last_card in goddesses),
+        seat_relation(last_seat, current, teams),
+    )
+    reads = _READS[s[k.NODE]]
+    return (s[k.NODE],) + tuple(
+        value if name in reads else UNREAD
+        for name, value in zip(DECISION_FIELDS[1:], values, strict=True)
+    )

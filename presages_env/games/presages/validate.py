@@ -50,6 +50,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from presages_env.core.decisions import seat_relation
 from presages_env.core.header import HDR_CURRENT, HDR_NUM_PLAYERS, HDR_TERMINAL
 from presages_env.core.validation import SlotReader
 from presages_env.games.presages import kernel as k
@@ -996,3 +997,66 @@ def _table_problem(table: list[int], kind: int, a: int, b: int, card: int) -> st
     if kind == k.EV_LUCK:
         return "Luck's discard follows the bout end"
     return None
+
+
+# ---- the pending decision (core/decisions.py: the kernel's own combinations) ---------------
+# Each pending slot the node reads (_USES): a card by where it lies and whose it is (the ⚡
+# card by value too, every Absolu as the first: they ask alike), a seat by how it relates to
+# the decider, a direction or mode as is.
+UNREAD = -9  # a slot the pending node does not read
+
+
+def _decision_fields() -> tuple[str, ...]:
+    fields = ["NODE"]
+    for name, _, _, high in _PENDING:
+        if high == NUM_CARDS:
+            fields += [name] * (name == "EFFECT") + [f"{name}'s place", f"{name}'s holder"]
+        else:
+            fields.append(name)
+    return tuple(fields)
+
+
+DECISION_FIELDS = _decision_fields()
+# Each option that changes who resolves a ⚡ or what binds a choice.
+DECISION_OPTIONS = (
+    {},
+    {"dream_reply_resolved_by_target": True},
+    {"betrayal_law_judged_before_take": True},
+    {"bout_winner_is_placer": True, "pride_carries_into_next_round": True},
+)
+_PLACES = {k.LOC_DISCARD: 2, k.LOC_ASIDE: 3, k.LOC_BOX: 4}  # 0 a hand, 1 in front of a seat
+
+
+def decision_signature(state: np.ndarray) -> tuple[int, ...]:
+    """The pending decision as ``DECISION_FIELDS`` (seats relative to the decider, by team:
+    the decider, a partner or a rival; ``UNREAD`` for slots the node does not read)."""
+    s = state.tolist()
+    current = s[HDR_CURRENT]
+    teams = s[k.TEAM : k.TEAM + s[HDR_NUM_PLAYERS]]
+    node = s[k.NODE]
+    signature = [node]
+    for name, offset, _, high in _PENDING:
+        value = s[offset]
+        read = name in _USES[node]
+        if high == NUM_CARDS:
+            place, holder = UNREAD, UNREAD
+            if read:
+                place, holder = _card_place(s, value, current, teams)
+            card = FIRST_ABSOLUTE if FIRST_ABSOLUTE <= value <= LAST_ABSOLUTE else value
+            signature += [card if read else UNREAD] * (name == "EFFECT") + [place, holder]
+        elif high is None:
+            signature.append(seat_relation(value, current, teams) if read else UNREAD)
+        else:
+            signature.append(value if read else UNREAD)
+    return tuple(signature)
+
+
+def _card_place(s: list[int], card: int, current: int, teams: list[int]) -> tuple[int, int]:
+    if not card:
+        return -1, -1
+    loc = s[k.LOC + card]
+    if loc < k.LOC_FRONT:
+        return 0, seat_relation(loc, current, teams)
+    if loc < k.LOC_DISCARD:
+        return 1, seat_relation(loc - k.LOC_FRONT, current, teams)
+    return _PLACES[loc], -1

@@ -36,6 +36,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from presages_env.core.decisions import NOBODY, seat_relation
 from presages_env.core.header import HDR_CURRENT, HDR_NUM_PLAYERS, HDR_TERMINAL
 from presages_env.core.validation import SlotReader
 from presages_env.games.president import kernel as k
@@ -458,3 +459,33 @@ class _PresidentCheck:
         seat = self.seat_of[player]
         others = (self.at_seat[(seat + step) % self.n] for step in range(1, self.n))
         return [p for p in others if self.place[p] < 0]
+
+
+# ---- the pending decision (core/decisions.py: the kernel's own combinations) ---------------
+DECISION_FIELDS = (
+    "PHASE",
+    "TOP_COUNT",
+    "TOP_PLAYER",
+    "EXCH_FROM",
+    "EXCH_TO",
+    "the decider has passed",
+    "first manche",
+)
+# Later manches open with the exchange, which only a match of several manches reaches.
+DECISION_OPTIONS = ({}, {"num_manches": 3})
+
+
+def decision_signature(state: np.ndarray) -> tuple[int, ...]:
+    """The pending decision as ``DECISION_FIELDS`` (seats relative to the seat to act)."""
+    s = state.tolist()
+    current = s[HDR_CURRENT]
+    passed = 0 <= current < k.MAX_PLAYERS and s[k.PASSED + current]
+    return (
+        s[k.PHASE],
+        s[k.TOP_COUNT],
+        seat_relation(s[k.TOP_PLAYER], current) if s[k.TOP_COUNT] else NOBODY,
+        seat_relation(s[k.EXCH_FROM], current),
+        seat_relation(s[k.EXCH_TO], current),
+        int(passed),
+        int(s[k.MANCHE] == 0),
+    )

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from presages_env.core.decisions import NOBODY, seat_relation
 from presages_env.core.header import HDR_CURRENT, HDR_NUM_PLAYERS, HDR_TERMINAL, TRUNCATED
 from presages_env.core.validation import SlotReader
 from presages_env.games.res_arcana import cards as cd
@@ -336,6 +337,19 @@ class _Check:
                 "PASSED",
                 self.passed,
                 "players pass only in the actions phase",
+            )
+        if phase == lay.PHASE_ACTIONS:
+            self.fail_unless(
+                self.token_taken == any(self.passed),
+                "TOKEN_TAKEN",
+                self.token_taken,
+                "the first seat to pass takes the first-player token",
+            )
+            self.fail_unless(
+                not self.token_taken or self.passed[self.first],
+                "FIRST_PLAYER",
+                self.first,
+                "once someone passed, the token is with a seat that passed (the first to pass)",
             )
 
     # ---- essences ------------------------------------------------------------------------------
@@ -708,3 +722,78 @@ class _Check:
                 self.check_active,
                 "the round-end check comes once everyone has passed",
             )
+
+
+# ---- the pending decision (core/decisions.py: the kernel's own combinations) ---------------
+DECISION_FIELDS = (
+    "PHASE",
+    "NODE",
+    "ACT_KIND",
+    "ACT_POWER",
+    "ACT_STAGE",
+    "TGT_KIND",
+    "PAY_ACTIVE",
+    "GAIN_ACTIVE",
+    "GAIN_MODE",
+    "GAIN_DEST (-1 pool, 1 the acting card, 2 another)",
+    "CHECK_ACTIVE",
+    "CHECK_ASKED",
+    "COL_STAGE",
+    "LOOK_DECK",
+    "ACT_PLAYER",
+    "PAY_PLAYER",
+    "GAIN_PLAYER",
+    "TGT_PLAYER",
+    "TURN_PLAYER",
+    "the decider passed",
+    "ACT_COMP's location",
+    "ACT_COMP's owner",
+    "ACT_TARGET's location",
+    "ACT_TARGET's owner",
+)
+# Starter sets skip the mage and item picks; a short step cap ends games truncated.
+DECISION_OPTIONS = ({}, {"starter_sets": True}, {"places_of_power": "random"}, {"step_cap": 80})
+
+
+def decision_signature(state: np.ndarray) -> tuple[int, ...]:
+    """The pending decision as ``DECISION_FIELDS`` (seats relative to the seat to act)."""
+    s = state.tolist()
+    current = s[HDR_CURRENT]
+
+    def seat(offset: int) -> int:
+        return seat_relation(s[offset], current)
+
+    def card(offset: int) -> tuple[int, int]:
+        comp = s[offset]
+        if comp < 0:
+            return NO_ONE, NOBODY
+        return s[lay.LOC + comp], seat_relation(s[lay.OWNER + comp], current)
+
+    pay, gain, tgt = s[lay.PAY_ACTIVE], s[lay.GAIN_ACTIVE], s[lay.TGT_ACTIVE]
+    dest = s[lay.GAIN_DEST] if gain else lay.DEST_POOL
+    dest_kind = NO_ONE if dest == lay.DEST_POOL else 1 if dest == s[lay.ACT_COMP] else 2
+    passed = 0 <= current < lay.MAX_PLAYERS and s[lay.PASSED + current]
+    return (
+        s[lay.PHASE],
+        s[lay.NODE],
+        s[lay.ACT_KIND],
+        s[lay.ACT_POWER],
+        s[lay.ACT_STAGE],
+        s[lay.TGT_KIND] if tgt else lay.TK_NONE,
+        pay,
+        gain,
+        s[lay.GAIN_MODE] if gain else NO_ONE,
+        dest_kind,
+        s[lay.CHECK_ACTIVE],
+        s[lay.CHECK_ASKED],
+        s[lay.COL_STAGE],
+        s[lay.LOOK_DECK],
+        seat(lay.ACT_PLAYER),
+        seat(lay.PAY_PLAYER) if pay else NOBODY,
+        seat(lay.GAIN_PLAYER) if gain else NOBODY,
+        seat(lay.TGT_PLAYER) if tgt else NOBODY,
+        seat(lay.TURN_PLAYER) if s[lay.PHASE] == lay.PHASE_ACTIONS else NOBODY,
+        int(passed),
+        *card(lay.ACT_COMP),
+        *card(lay.ACT_TARGET),
+    )

@@ -1,0 +1,109 @@
+"""Writing and checking the pending-decision tables of :mod:`presages_env.core.decisions`.
+
+The tables are derived from the kernels' own transitions, never written by hand::
+
+    python -m presages_env.core.decision_tables --write            # regenerate every table
+    python -m presages_env.core.decision_tables --check --games 50 # explore afresh: new ones?
+"""
+
+from __future__ import annotations
+
+import argparse
+import itertools
+import json
+import sys
+
+import numpy as np
+
+from presages_env.core.decisions import TABLE_FORMAT, known_signatures, load_table, table_path
+from presages_env.core.files import write_text_atomically
+from presages_env.core.game import Game
+from presages_env.core.header import HDR_TERMINAL
+
+# Games explored per player count and option set to write a table (--write), and the seed.
+WRITE_GAMES = 400
+WRITE_SEED = 2026
+
+
+def explore(game: Game, games: int, seed: int) -> tuple[set[tuple[int, ...]], int]:
+    """The signatures met in ``games`` random games per player count and option set, with
+    every legal action of every visited state tried once; and the transitions tried."""
+    rng = np.random.default_rng(seed)
+    found: set[tuple[int, ...]] = set()
+    tried = 0
+    signature = game.validator.decision_signature
+    counts = range(game.min_players, game.max_players + 1)
+    for n, options in itertools.product(counts, game.validator.DECISION_OPTIONS):
+        try:
+            game.validate_options(n, game.make_options(n, **options))
+        except ValueError:
+            continue  # an option set for other player counts (e.g. teams)
+        mask = np.zeros(game.num_actions(n), dtype=np.int8)
+        rewards = np.zeros(n, dtype=np.float32)
+        for _ in range(games):
+            state = game.new_state(n, int(rng.integers(2**62)), **options)
+            while not state[HDR_TERMINAL]:
+                found.add(signature(state))
+                game.kernel.legal_mask(state, mask)
+                legal = np.flatnonzero(mask)
+                for action in legal:
+                    child = state.copy()
+                    game.kernel.step(child, np.int64(action), rewards)
+                    if not child[HDR_TERMINAL]:
+                        found.add(signature(child))
+                tried += legal.size
+                game.kernel.step(state, np.int64(rng.choice(legal)), rewards)
+    return found, tried
+
+
+def write_table(game: Game, games: int = WRITE_GAMES, seed: int = WRITE_SEED) -> int:
+    found, tried = explore(game, games, seed)
+    table = {
+        "format": TABLE_FORMAT,
+        "about": (
+            f"Pending-decision signatures the {game.name} kernel produced: {games} random "
+            f"games per player count and option set (seed {seed}), every legal action of "
+            f"every visited state tried ({tried} transitions). Written by "
+            "python -m presages_env.core.decision_tables --write; never edit by hand."
+        ),
+        "fields": list(game.validator.DECISION_FIELDS),
+        "signatures": sorted([int(v) for v in s] for s in found),
+    }
+    write_text_atomically(table_path(game), json.dumps(table, separators=(",", ":")) + "\n")
+    load_table.cache_clear()
+    return len(found)
+
+
+def new_signatures(game: Game, games: int, seed: int) -> set[tuple[int, ...]]:
+    """Signatures a fresh exploration finds that the table lacks (empty when complete)."""
+    found, _ = explore(game, games, seed)
+    return found - known_signatures(game)
+
+
+def main(argv: list[str] | None = None) -> int:
+    from presages_env.games import GAME_CLASSES, get_game
+
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--write", action="store_true", help="regenerate the tables")
+    parser.add_argument("--check", action="store_true", help="explore afresh, report new ones")
+    parser.add_argument("--names", nargs="+", default=list(GAME_CLASSES), help="games")
+    parser.add_argument("--games", type=int, default=None, help="per player count and options")
+    parser.add_argument("--seed", type=int, default=None)
+    args = parser.parse_args(argv)
+    failed = False
+    for name in args.names:
+        game = get_game(name)
+        if args.write:
+            count = write_table(game, args.games or WRITE_GAMES, args.seed or WRITE_SEED)
+            print(f"{name}: {count} signatures written to {table_path(game)}", flush=True)
+        if args.check:
+            new = new_signatures(game, args.games or 100, args.seed or 1)
+            print(f"{name}: {len(new)} signatures missing from the table", flush=True)
+            for signature in sorted(new)[:20]:
+                print("  ", dict(zip(game.validator.DECISION_FIELDS, signature, strict=True)))
+            failed |= bool(new)
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,82 @@
+"""The pending decisions a state may hold: exactly those its game's kernel produces.
+
+A state's pending decision is more than its node: the stage of the action under way, what a
+choice is for, the card that asked for it and who decides. Each slot can be in range while
+their combination is one no play reaches, and the kernel then runs a stage machine from it
+(an essence put on a card not in play, a card stuck "being placed"). So every game's
+validation module names its pending decision as a *decision signature*: a tuple of small
+ints read from a state the layout checks accepted, with relations instead of raw values
+where a raw value would not generalise (whether a seat is the one deciding, where the card
+that asked for the choice lies and whose it is):
+
+- ``DECISION_FIELDS``: the names of the signature's entries;
+- ``decision_signature(state) -> tuple[int, ...]``;
+- ``DECISION_OPTIONS``: the option sets whose play the table must cover (options that
+  change who decides what, or which phases exist).
+
+The signatures themselves are never written by hand:
+:func:`presages_env.core.decision_tables.explore` collects them from the
+kernel's own transitions (random play at every player count and listed option set, and from
+every state visited, each legal action tried once), and ``decisions.json`` beside the game
+stores them. :func:`~presages_env.core.validation.check_decision` refuses a state whose
+signature is not in the table, for every game (``Game`` refuses a validator without these
+names), so a hand-made state holds only a combination the kernel itself reaches::
+
+    python -m presages_env.core.decision_tables --write     # regenerate every table
+    python -m presages_env.core.decision_tables --check     # explore afresh: anything new?
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+from collections.abc import Iterable
+from importlib import resources
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from presages_env.core.game import Game
+
+TABLE_FILE = "decisions.json"
+TABLE_FORMAT = 1
+
+# seat relations, the same in every game's signature
+NOBODY = -1
+DECIDER = 0  # the seat to act
+PARTNER = 1  # another seat of the decider's team
+OTHER = 2  # any other seat
+
+
+def seat_relation(seat: int, current: int, teams: Iterable[int] | None = None) -> int:
+    """How ``seat`` relates to the seat to act: NOBODY (-1), DECIDER, PARTNER (same team,
+    if ``teams`` lists each seat's team) or OTHER."""
+    if seat < 0:
+        return NOBODY
+    if seat == current:
+        return DECIDER
+    if teams is not None:
+        team = list(teams)
+        if 0 <= current < len(team) and seat < len(team) and team[seat] == team[current]:
+            return PARTNER
+    return OTHER
+
+
+def table_path(game: Game) -> str:
+    return str(resources.files(game.validator.__package__) / TABLE_FILE)
+
+
+def known_signatures(game: Game) -> frozenset[tuple[int, ...]]:
+    """The signatures in the game's table; raises if the table is missing or stale."""
+    return load_table(game.validator.__package__, tuple(game.validator.DECISION_FIELDS))
+
+
+@functools.cache
+def load_table(package: str, fields: tuple[str, ...]) -> frozenset[tuple[int, ...]]:
+    path = resources.files(package) / TABLE_FILE
+    table = json.loads(path.read_text(encoding="utf-8"))
+    if table.get("format") != TABLE_FORMAT or tuple(table.get("fields", ())) != fields:
+        raise RuntimeError(
+            f"{path} does not match the game's DECISION_FIELDS: regenerate it with "
+            "python -m presages_env.core.decision_tables --write"
+        )
+    return frozenset(tuple(s) for s in table["signatures"])
