@@ -1,21 +1,8 @@
 """A trained MaskablePPO policy as an :class:`Agent` (needs the ``train`` extra: torch, sb3).
 
-Checkpoint format (``PPOAgent.save`` / ``PPOAgent.load``, version 1): one file written by
-``torch.save`` and read with ``torch.load(weights_only=True)``, which rebuilds tensors and
-plain containers only, so a crafted file cannot run code while it is read. It holds a dict:
-
-- ``"metadata"``: UTF-8 JSON as a 1-D uint8 tensor: ``format`` (``"presages_env.ppo_policy"``),
-  ``version`` (1), ``game``, ``features`` (``"raw"`` or ``"heuristic_hints"``),
-  ``observation_size``, ``num_actions``, ``net_arch`` (``{"pi": [...], "vf": [...]}``) and
-  ``activation_fn`` (a ``torch.nn`` class name, one of :data:`ACTIVATIONS`);
-- ``"observation_low"``, ``"observation_high"``: the bounds of the policy's observation Box
-  (float32, ``observation_size`` each);
-- ``"policy"``: the policy's state dict (name → float32 tensor).
-
-The other constructor parameters of ``MaskableActorCriticPolicy`` are SB3's defaults
-(``FlattenExtractor``), which ``save`` requires. ``load`` checks the metadata's types and
-values, that the sizes fit the game, and that the tensors are exactly those of the network
-the metadata describes (names, shapes, dtypes) before it builds anything from them.
+Checkpoints (``PPOAgent.save`` / ``PPOAgent.load``): the format, and the checks every
+load passes before a network is built, are in :mod:`presages_env.agents.checkpoint`. A
+checkpoint loaded for a game (``PPOAgent.load(path, game=...)``) must be of that game.
 
 A ``MaskablePPO.save`` zip unpickles Python objects when loaded (it can run any code), so
 ``load`` reads one only with ``trusted=True``. To hand a policy to Stable-Baselines3,
@@ -35,25 +22,22 @@ import gymnasium
 import numpy as np
 
 from presages_env.agents.base import Agent
-from presages_env.agents.features import FEATURES, RawFeatures, make_features
+from presages_env.agents.checkpoint import (
+    ACTIVATIONS,
+    FORMAT,
+    VERSION,
+    check_checkpoint,
+    check_choice,
+    check_game,
+    checked_features,
+    pack_checkpoint,
+    read_checkpoint,
+    validate_metadata,
+)
+from presages_env.agents.features import RawFeatures, make_features
 from presages_env.games import GAME_CLASSES, get_game
 
 SHIPPED = Path(__file__).resolve().parent.parent / "checkpoints"
-
-FORMAT = "presages_env.ppo_policy"
-VERSION = 1
-ACTIVATIONS = ("ELU", "GELU", "LeakyReLU", "ReLU", "SiLU", "Tanh")  # torch.nn, no parameters
-CHECKPOINT_KEYS = ("metadata", "observation_low", "observation_high", "policy")
-METADATA_KEYS = {
-    "format": str,
-    "version": int,
-    "game": str,
-    "features": str,
-    "observation_size": int,
-    "num_actions": int,
-    "net_arch": dict,
-    "activation_fn": str,
-}
 
 
 class PPOAgent(Agent):
@@ -80,15 +64,21 @@ class PPOAgent(Agent):
         deterministic: bool = True,
         *,
         trusted: bool = False,
+        game: str | None = None,
+        num_players: int | None = None,
     ) -> PPOAgent:
         """Load a checkpoint written by :meth:`save` (any name but ``.zip``; read without
         unpickling), or, only with ``trusted=True``, a ``MaskablePPO.save`` zip (its features
-        read from the run's ``config.json`` beside it, if any)."""
+        read from the run's ``config.json`` beside it, if any). ``game`` and ``num_players``
+        name the table it will play at: a checkpoint of another game or of other sizes is
+        refused here rather than at its first move."""
         path = Path(path)
         if path.suffix != ".zip":
-            policy, features = load_checkpoint(path)
+            policy, features = load_checkpoint(path, game, num_players)
         elif trusted:
             policy, features = _load_trusted_zip(path)
+            if features is not None:  # a zip that names no game cannot be checked
+                check_game(features.game, game)
         else:
             raise ValueError(
                 f"{path} is a MaskablePPO zip: loading one unpickles Python objects, which can "
@@ -105,18 +95,10 @@ class PPOAgent(Agent):
 
         metadata = policy_metadata(self.policy, self._game(game), self.features)
         validate_metadata(metadata)
-        checked_features(metadata)  # never write a file that load would refuse
+        checked_features(metadata)  # never write metadata that load would refuse
         space = self.policy.observation_space
-        text = json.dumps(metadata, sort_keys=True).encode("utf-8")
-        torch.save(
-            {
-                "metadata": torch.frombuffer(bytearray(text), dtype=torch.uint8),
-                "observation_low": torch.as_tensor(space.low, dtype=torch.float32),
-                "observation_high": torch.as_tensor(space.high, dtype=torch.float32),
-                "policy": dict(self.policy.state_dict()),
-            },
-            str(path),
-        )
+        saved = pack_checkpoint(metadata, space.low, space.high, self.policy.state_dict())
+        torch.save(saved, str(path))
 
     def to_sb3(self, path: str | Path, game: str | None = None) -> Path:
         """Write the policy as a ``MaskablePPO`` zip that ``MaskablePPO.load`` opens, to
@@ -215,149 +197,18 @@ def policy_metadata(policy, game: str, features: RawFeatures | None) -> dict[str
 
 
 # ---- reading ----------------------------------------------------------------------------
-def load_checkpoint(path: str | Path) -> tuple[Any, RawFeatures]:
-    """The policy and features stored at ``path``, each part checked before it is used."""
+def load_checkpoint(
+    path: str | Path, game: str | None = None, num_players: int | None = None
+) -> tuple[Any, RawFeatures]:
+    """The policy and features stored at ``path``, built only once the whole file passed
+    :func:`~presages_env.agents.checkpoint.check_checkpoint` (for ``game`` at ``num_players``,
+    where given)."""
     saved = read_checkpoint(path)
-    metadata = parse_metadata(saved["metadata"])
-    features = checked_features(metadata)
-    check_tensors(metadata, saved)
-    return build_policy(metadata, saved), features
-
-
-def read_checkpoint(path: str | Path) -> dict[str, Any]:
-    """The file's dict of tensors, read without unpickling anything else."""
-    import pickle
-
-    import torch
-
-    with open(path, "rb") as file:  # a missing file raises here, as itself
-        try:
-            saved = torch.load(file, map_location="cpu", weights_only=True)
-        except pickle.UnpicklingError as error:
-            raise ValueError(
-                f"{path}: refused, it holds Python objects besides tensors: a crafted file, or "
-                "a checkpoint from before format 1 (convert one you made yourself: read it with "
-                "torch.load(weights_only=False), rebuild the policy, PPOAgent(...).save)"
-            ) from error
-        except Exception as error:  # the reader's errors for a cut or foreign file vary
-            message = f"{path}: not a readable torch checkpoint ({error!r:.200})"
-            raise ValueError(message) from error
-    if not isinstance(saved, dict) or set(saved) != set(CHECKPOINT_KEYS):
-        found = list(saved) if isinstance(saved, dict) else type(saved).__name__
-        raise ValueError(f"{path}: expected a dict with keys {list(CHECKPOINT_KEYS)}, got {found}")
-    return saved
-
-
-def parse_metadata(tensor) -> dict[str, Any]:
-    """The checked metadata from its uint8 tensor."""
-    import torch
-
-    if not (isinstance(tensor, torch.Tensor) and tensor.dtype == torch.uint8 and tensor.dim() == 1):
-        raise TypeError("checkpoint metadata must be a 1-D uint8 tensor of UTF-8 JSON")
     try:
-        metadata = json.loads(tensor.numpy().tobytes().decode("utf-8"))
-    except (UnicodeDecodeError, json.JSONDecodeError, RecursionError) as error:
-        raise ValueError(f"checkpoint metadata is not UTF-8 JSON: {error}") from error
-    validate_metadata(metadata)
-    return metadata
-
-
-def validate_metadata(metadata: Any) -> None:
-    """Raise TypeError/ValueError naming the first field that is missing, mistyped or wrong."""
-    if not isinstance(metadata, dict) or set(metadata) != set(METADATA_KEYS):
-        found = sorted(metadata) if isinstance(metadata, dict) else type(metadata).__name__
-        raise ValueError(f"checkpoint metadata must have keys {sorted(METADATA_KEYS)}, got {found}")
-    for key, kind in METADATA_KEYS.items():
-        if not isinstance(metadata[key], kind) or isinstance(metadata[key], bool):
-            raise TypeError(f"metadata {key!r} must be {kind.__name__}, got {metadata[key]!r}")
-    expected = {"format": FORMAT, "version": VERSION}
-    for key, value in expected.items():
-        if metadata[key] != value:
-            raise ValueError(f"metadata {key!r} must be {value!r}, got {metadata[key]!r}")
-    _check_choice("game", metadata["game"], GAME_CLASSES)
-    _check_choice("features", metadata["features"], FEATURES)
-    _check_choice("activation_fn", metadata["activation_fn"], ACTIVATIONS)
-    _check_size("observation_size", metadata["observation_size"])
-    _check_size("num_actions", metadata["num_actions"])
-    arch = metadata["net_arch"]
-    if set(arch) != {"pi", "vf"} or not all(isinstance(arch[k], list) for k in arch):
-        raise TypeError(f"metadata 'net_arch' must be {{'pi': [int], 'vf': [int]}}, got {arch!r}")
-    for key, sizes in arch.items():
-        for size in sizes:
-            _check_size(f"net_arch[{key!r}] layer", size)
-
-
-def _check_choice(key: str, value: str, known) -> None:
-    if value not in known:
-        raise ValueError(f"metadata {key!r} is {value!r}; known: {sorted(known)}")
-
-
-def _check_size(key: str, value: Any) -> None:
-    if not isinstance(value, int) or isinstance(value, bool) or value <= 0:
-        raise ValueError(f"metadata {key!r} must be a positive int, got {value!r}")
-
-
-def checked_features(metadata: dict[str, Any]) -> RawFeatures:
-    """The metadata's features, once its sizes are known to fit its game."""
-    features = make_features(metadata["features"], metadata["game"], metadata["num_actions"])
-    game = get_game(metadata["game"])
-    sizes = set()
-    for n in range(game.min_players, game.max_players + 1):
-        low, _ = features.low_high(game.obs_low(n), game.obs_high(n))
-        sizes.add((low.size, game.num_actions(n)))
-    found = (metadata["observation_size"], metadata["num_actions"])
-    if found not in sizes:
-        raise ValueError(
-            f"metadata (observation_size, num_actions) = {found} do not fit {game.name} with "
-            f"{metadata['features']} features: expected one of {sorted(sizes)}"
-        )
-    return features
-
-
-def expected_shapes(metadata: dict[str, Any]) -> dict[str, tuple[int, ...]]:
-    """Every tensor of the network the metadata describes, by state-dict name."""
-    arch = metadata["net_arch"]
-    shapes: dict[str, tuple[int, ...]] = {}
-    last = {}
-    for net, key in (("policy_net", "pi"), ("value_net", "vf")):
-        width = metadata["observation_size"]
-        for i, size in enumerate(arch[key]):  # Linear, activation, Linear, ...
-            shapes[f"mlp_extractor.{net}.{2 * i}.weight"] = (size, width)
-            shapes[f"mlp_extractor.{net}.{2 * i}.bias"] = (size,)
-            width = size
-        last[key] = width
-    shapes["action_net.weight"] = (metadata["num_actions"], last["pi"])
-    shapes["action_net.bias"] = (metadata["num_actions"],)
-    shapes["value_net.weight"] = (1, last["vf"])
-    shapes["value_net.bias"] = (1,)
-    return shapes
-
-
-def check_tensors(metadata: dict[str, Any], saved: dict[str, Any]) -> None:
-    """Refuse tensors that are not exactly those the metadata describes."""
-    size = metadata["observation_size"]
-    for key in ("observation_low", "observation_high"):
-        _check_tensor(key, saved[key], (size,))
-    if not bool((saved["observation_low"] <= saved["observation_high"]).all()):
-        raise ValueError("checkpoint observation_low must be <= observation_high everywhere")
-    tensors, shapes = saved["policy"], expected_shapes(metadata)
-    if not isinstance(tensors, dict) or set(tensors) != set(shapes):
-        found = list(tensors) if isinstance(tensors, dict) else type(tensors).__name__
-        raise ValueError(f"checkpoint policy tensors must be {sorted(shapes)}, got {found}")
-    for name, shape in shapes.items():
-        _check_tensor(name, tensors[name], shape)
-
-
-def _check_tensor(name: str, tensor: Any, shape: tuple[int, ...]) -> None:
-    import torch
-
-    if not isinstance(tensor, torch.Tensor) or tensor.layout != torch.strided:
-        raise TypeError(f"checkpoint {name!r} must be a dense tensor, got {type(tensor).__name__}")
-    if tensor.dtype != torch.float32 or tuple(tensor.shape) != shape:
-        raise ValueError(
-            f"checkpoint {name!r} is {tensor.dtype} {tuple(tensor.shape)}; "
-            f"the network the metadata describes needs torch.float32 {shape}"
-        )
+        metadata, features = check_checkpoint(saved, game, num_players)
+    except (TypeError, ValueError) as error:
+        raise type(error)(f"{path}: {error}") from None
+    return build_policy(metadata, saved), features
 
 
 def build_policy(metadata: dict[str, Any], saved: dict[str, Any]):
@@ -398,5 +249,5 @@ def _load_trusted_zip(path: Path):
     else:
         return policy, None
     game, name = run.get("game"), run.get("features", RawFeatures.name)
-    _check_choice("game", game, GAME_CLASSES)
+    check_choice("game", game, GAME_CLASSES)
     return policy, make_features(name, game, policy.action_space.n)

@@ -8,6 +8,7 @@ from pathlib import Path
 from presages_env.agents.base import Agent, RandomAgent
 from presages_env.agents.heuristic import HeuristicAgent
 from presages_env.agents.search import ISMCTSAgent
+from presages_env.core.validation import check_seed, parse_decimal
 
 AGENT_KINDS = ("random", "heuristic", "search", "ppo")
 
@@ -22,22 +23,25 @@ def make_agent(
     """The agent ``spec`` stands for in ``game`` at ``num_players`` (default: the game's
     default count) and the label it gets in tables.
 
-    Raises ``ValueError`` for an unknown kind, ``ImportError`` when PPO's extra (torch) is
-    missing, and what :meth:`PPOAgent.load` raises for a bad checkpoint.
+    Raises ``ValueError`` for an unknown kind or a bad number, ``ImportError`` when PPO's
+    extra (torch) is missing, and what :meth:`PPOAgent.load` raises for a bad checkpoint
+    (``OSError`` for a missing one; a checkpoint of another game is refused here).
     """
     kind, _, arg = spec.partition(":")
     if kind == "random":
-        return spec, RandomAgent(int(arg) if arg else seed)
+        seed = check_seed(parse_decimal(arg, "random seed"), "random seed") if arg else seed
+        return spec, RandomAgent(seed)
     if kind == "heuristic" and not arg:
         return "heuristic", HeuristicAgent(game)
     if kind == "search":
-        budget = int(arg) if arg else simulations
+        budget = parse_decimal(arg, "search simulations") if arg else simulations
         return spec, ISMCTSAgent(game, simulations=budget, seed=seed)
     if kind == "ppo":
         from presages_env.agents.ppo import PPOAgent, shipped_checkpoint
 
         path = Path(arg) if arg else shipped_checkpoint(game, num_players)
-        return (f"ppo:{path.stem}" if arg else "ppo"), PPOAgent.load(path)
+        agent = PPOAgent.load(path, game=game, num_players=num_players)
+        return (f"ppo:{path.stem}" if arg else "ppo"), agent
     raise ValueError(
         f"unknown agent {spec!r}; use random[:SEED], heuristic, search[:SIMULATIONS] or ppo[:PATH]"
     )

@@ -16,8 +16,9 @@ import numpy as np
 import torch
 from torch import nn
 
+from presages_env.agents.checkpoint import FORMAT, VERSION, check_checkpoint, pack_checkpoint
 from presages_env.agents.features import RawFeatures
-from presages_env.agents.ppo import PPOAgent, build_policy, check_tensors, validate_metadata
+from presages_env.agents.ppo import PPOAgent, build_policy
 from presages_env.games import get_game
 
 # RLlib parameter name -> library (SB3) parameter name
@@ -55,13 +56,14 @@ def weights_to_agent(
             renamed = re.sub(pattern, replacement, renamed)
         if renamed == name:
             raise ValueError(f"{name!r} is not a tensor of RLlib's default PPO MLP")
-        tensors[renamed] = torch.as_tensor(np.asarray(tensor), dtype=torch.float32).clone()
+        as_float = torch.as_tensor(np.asarray(tensor), dtype=torch.float32)
+        tensors[renamed] = as_float.clone(memory_format=torch.contiguous_format)
     hiddens = [int(h) for h in hiddens]
     low = game_obj.obs_low(n).astype(np.float32)
     high = game_obj.obs_high(n).astype(np.float32)
     metadata = {
-        "format": "presages_env.ppo_policy",
-        "version": 1,
+        "format": FORMAT,
+        "version": VERSION,
         "game": game,
         "features": RawFeatures.name,
         "observation_size": int(low.size),
@@ -69,16 +71,11 @@ def weights_to_agent(
         "net_arch": {"pi": hiddens, "vf": hiddens},
         "activation_fn": nn.Tanh.__name__,
     }
-    validate_metadata(metadata)
-    saved = {
-        "observation_low": torch.as_tensor(low),
-        "observation_high": torch.as_tensor(high),
-        "policy": tensors,
-    }
-    check_tensors(metadata, saved)
+    saved = pack_checkpoint(metadata, low, high, tensors)
+    metadata, features = check_checkpoint(saved, game, n)
     policy = build_policy(metadata, saved)
     policy.set_training_mode(False)
-    return PPOAgent(policy, features=RawFeatures(game, metadata["num_actions"]))
+    return PPOAgent(policy, features=features)
 
 
 def load_rllib_checkpoint(

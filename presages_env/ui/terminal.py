@@ -4,7 +4,8 @@ The human sees the table from their seat only (``Game.view(state, seat)``: built
 seat's observation), what happened since they last acted (the events they may see), and the
 legal actions numbered with their labels. Input: a number, a label, ``?`` for help, ``u`` to
 undo their last decision (the game is re-played from its seed and the actions before it, so
-the agents' moves come back exactly), ``q`` to quit. Bad input re-prompts with the reason.
+the agents' moves come back exactly), ``q`` to quit. Bad input re-prompts with the reason (a
+number is ASCII digits only: ``str.isdigit`` would take '²').
 At the end the game is saved as a record (:mod:`presages_env.records`).
 """
 
@@ -24,6 +25,7 @@ import presages_env
 from presages_env import records
 from presages_env.agents.specs import make_agent
 from presages_env.core.header import HDR_CURRENT, seed_of
+from presages_env.core.validation import check_int, check_seed, offset_seed, parse_decimal
 from presages_env.core.view import TableView
 
 HELP = (
@@ -54,8 +56,8 @@ def play(
     ask = ask or console.input
     game = presages_env.get_game(game_name)
     n = game.check_num_players(game.default_players if num_players is None else num_players)
-    if not 0 <= seat < n:
-        raise ValueError(f"seat must be 0..{n - 1}, got {seat}")
+    seat = check_int(seat, "seat", 0, n - 1)
+    seed = check_seed(seed)
     if not opponents:
         raise ValueError("name at least one opponent agent (random, heuristic, search, ppo)")
     names: list[str] = []
@@ -63,7 +65,7 @@ def play(
     others = [p for p in range(n) if p != seat]
     for i, p in enumerate(others):
         spec = opponents[i % len(opponents)]
-        label, agents[p] = make_agent(spec, game_name, seed=seed + p, num_players=n)
+        label, agents[p] = make_agent(spec, game_name, seed=offset_seed(seed, p), num_players=n)
         names.append(label)
     names.insert(seat, "you")
     session = _Session(game_name, n, seed, options)
@@ -158,13 +160,23 @@ def _ask_choice(labels: list[str], console: Console, ask) -> int | str:
             continue
         if lowered in ("u", "undo"):
             return "undo"
-        if answer.isdigit() and 1 <= int(answer) <= len(labels):
-            return int(answer) - 1
+        number = _move_number(answer)
+        if number is not None and 1 <= number <= len(labels):
+            return number - 1
         if lowered in by_label:
             return by_label[lowered]
+        shown = answer if len(answer) <= 40 else answer[:37] + "..."
         console.print(
-            Text(f"{answer!r} is not a number from 1 to {len(labels)} nor a label; ? for help")
+            Text(f"{shown!r} is not a number from 1 to {len(labels)} nor a label; ? for help")
         )
+
+
+def _move_number(answer: str) -> int | None:
+    """The number typed, or None for anything but ASCII digits (a label, maybe)."""
+    try:
+        return parse_decimal(answer, "move")
+    except ValueError:
+        return None
 
 
 def _card(label: str) -> Text:

@@ -324,12 +324,13 @@ def test_the_shipped_checkpoint_is_the_one_trained_at_the_player_count(tmp_path,
 
 def test_a_ppo_spec_loads_the_checkpoint_of_its_player_count(monkeypatch):
     loaded = []
-    monkeypatch.setattr(PPOAgent, "load", classmethod(lambda cls, path: loaded.append(path)))
+    load = classmethod(lambda cls, path, **table: loaded.append((path, table)))
+    monkeypatch.setattr(PPOAgent, "load", load)
     make_agent("ppo", "presages", num_players=5)
     make_agent("ppo", "presages")
     assert loaded == [
-        ppo_module.shipped_checkpoint("presages", 5),
-        ppo_module.shipped_checkpoint("presages", 4),
+        (ppo_module.shipped_checkpoint("presages", 5), {"game": "presages", "num_players": 5}),
+        (ppo_module.shipped_checkpoint("presages", 4), {"game": "presages", "num_players": None}),
     ]
 
 
@@ -337,3 +338,135 @@ def test_the_module_imports_without_torch():
     blocked = "import sys; sys.modules.update(torch=None, sb3_contrib=None, stable_baselines3=None)"
     code = f"{blocked}; import presages_env.agents.ppo"
     subprocess.run([sys.executable, "-c", code], check=True)
+
+
+# ---- issue 27: memory bombs, non-finite weights, another game's checkpoint ------------------
+def expanded(shape: tuple[int, ...]) -> torch.Tensor:
+    """A stride-0 view: ``shape`` declared over a storage of one float."""
+    return torch.zeros(1).expand(shape)
+
+
+def mlp_shapes(pi: list[int], vf: list[int], inputs: int = 115, actions: int = 53) -> dict:
+    """The state dict's shapes of an SB3 MLP policy (Président's sizes by default)."""
+    shapes = {}
+    for net, sizes in (("policy_net", pi), ("value_net", vf)):
+        width = inputs
+        for i, size in enumerate(sizes):
+            shapes[f"mlp_extractor.{net}.{2 * i}.weight"] = (size, width)
+            shapes[f"mlp_extractor.{net}.{2 * i}.bias"] = (size,)
+            width = size
+        shapes["action_net" if net == "policy_net" else "value_net"] = width
+    last_pi, last_vf = shapes.pop("action_net"), shapes.pop("value_net")
+    shapes |= {"action_net.weight": (actions, last_pi), "action_net.bias": (actions,)}
+    return shapes | {"value_net.weight": (1, last_vf), "value_net.bias": (1,)}
+
+
+def test_a_huge_network_declared_over_stride_0_tensors_is_refused_before_building(
+    saved, tmp_path, monkeypatch
+):
+    """Defect 2: a few KB declaring 12 GiB of weights; load built (allocated) the network."""
+    arch = {"pi": [57_000, 57_000], "vf": [8]}
+
+    def huge(checkpoint, metadata):
+        metadata["net_arch"] = arch
+        shapes = mlp_shapes(arch["pi"], arch["vf"])
+        checkpoint["policy"] = {name: expanded(shape) for name, shape in shapes.items()}
+
+    path = tampered(saved, tmp_path, huge)
+    declared = sum(t.numel() for t in torch.load(path, weights_only=True)["policy"].values())
+    assert path.stat().st_size < 8_000 and 4 * declared > 12 * 2**30
+    monkeypatch.setattr(ppo_module, "build_policy", lambda *_: pytest.fail("built a network"))
+    with pytest.raises(
+        ValueError, match="'mlp_extractor.policy_net.0.weight' .* not the contiguous"
+    ):
+        PPOAgent.load(path)
+
+
+@pytest.mark.parametrize(
+    "arch, message",
+    [
+        ({"pi": [4097], "vf": [8]}, "layer of 4,097 units, at most 4,096"),
+        ({"pi": [8] * 9, "vf": [8]}, "9 layers, at most 8"),
+        ({"pi": [4096] * 2, "vf": [4096] * 2}, "34,734,134 parameters; at most 16,777,216"),
+    ],
+)
+def test_the_declared_network_is_bounded_before_any_tensor_is_read(saved, tmp_path, arch, message):
+    path = tampered(saved, tmp_path, set_metadata("net_arch", arch))
+    with pytest.raises(ValueError, match=message):
+        PPOAgent.load(path)
+
+
+def overlapping(shape: tuple[int, ...]) -> torch.Tensor:
+    """Rows that share all but one element of their storage."""
+    return torch.zeros(shape[0] + shape[1] - 1).as_strided(shape, (1, 1))
+
+
+VIEWS = {
+    "stride-0 weight": ("action_net.weight", expanded),
+    "overlapping weight": ("mlp_extractor.policy_net.0.weight", overlapping),
+    "stride-0 bounds": ("observation_high", expanded),
+    "stride-0 metadata": ("metadata", lambda s: torch.zeros(1, dtype=torch.uint8).expand(s)),
+}
+
+
+@pytest.mark.parametrize("case", sorted(VIEWS))
+def test_tensors_that_are_not_contiguous_in_their_storage_are_refused(
+    saved, tmp_path, monkeypatch, case
+):
+    """A view whose storage does not hold the elements it declares is refused, at any size."""
+    name, view = VIEWS[case]
+    checkpoint = torch.load(saved, weights_only=True)
+    parent = checkpoint["policy"] if name in checkpoint["policy"] else checkpoint
+    parent[name] = view(tuple(parent[name].shape))
+    torch.save(checkpoint, tmp_path / "view.pt")
+    monkeypatch.setattr(ppo_module, "build_policy", lambda *_: pytest.fail("built a network"))
+    with pytest.raises(ValueError, match="not the contiguous layout"):
+        PPOAgent.load(tmp_path / "view.pt")
+
+
+@pytest.mark.parametrize("value", [float("nan"), float("inf"), -float("inf"), 3e38])
+@pytest.mark.parametrize("name", ["action_net.weight", "mlp_extractor.policy_net.0.bias"])
+def test_non_finite_or_overflowing_weights_are_refused_at_load(saved, tmp_path, name, value):
+    """Defect 3: such weights loaded and failed at the first move (NaN logits)."""
+
+    def poison(checkpoint, metadata):
+        checkpoint["policy"][name][0] = value
+
+    layer = name.rsplit(".", 1)[0]  # an overflow is reported by layer
+    with pytest.raises(ValueError, match=f"{layer}.* (NaN or infinite|beyond 1e\\+07)"):
+        PPOAgent.load(tampered(saved, tmp_path, poison))
+
+
+def test_non_finite_observation_bounds_are_refused(saved, tmp_path):
+    def poison(checkpoint, metadata):
+        checkpoint["observation_high"][3] = float("inf")
+
+    with pytest.raises(ValueError, match="observation_high.* NaN or infinite"):
+        PPOAgent.load(tampered(saved, tmp_path, poison))
+
+
+def test_a_checkpoint_of_another_game_is_refused_naming_both_games(saved):
+    with pytest.raises(ValueError, match="plays 'president', not 'presages'"):
+        PPOAgent.load(saved, game="presages")
+    assert PPOAgent.load(saved, game="president", num_players=5).features.game == "president"
+
+
+def rewritten(saved: pathlib.Path, tmp_path: pathlib.Path, compression: int) -> pathlib.Path:
+    """``saved``'s archive, each record written again with ``compression``."""
+    path = tmp_path / "rewritten.pt"
+    with zipfile.ZipFile(saved) as src, zipfile.ZipFile(path, "w", compression) as dst:
+        for item in src.infolist():
+            dst.writestr(item.filename, src.read(item))
+    return path
+
+
+def test_archives_the_reader_could_allocate_more_for_than_they_hold_are_refused(saved, tmp_path):
+    """A compressed record may declare any size (the reader allocates it, then inflates);
+    the legacy format allocates every storage size it declares before reading it."""
+    assert PPOAgent.load(rewritten(saved, tmp_path, zipfile.ZIP_STORED)).features.game
+    with pytest.raises(ValueError, match="is compressed"):
+        PPOAgent.load(rewritten(saved, tmp_path, zipfile.ZIP_DEFLATED))
+    legacy = tmp_path / "legacy.pt"
+    torch.save(torch.load(saved, weights_only=True), legacy, _use_new_zipfile_serialization=False)
+    with pytest.raises(ValueError, match="not a zip archive"):
+        PPOAgent.load(legacy)

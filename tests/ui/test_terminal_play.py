@@ -6,6 +6,7 @@ the same result."""
 from __future__ import annotations
 
 import os
+import subprocess
 import sys
 from pathlib import Path
 
@@ -79,3 +80,68 @@ def test_a_whole_game_is_played_from_the_terminal(name, tmp_path):
     assert records.replay(rec)  # the saved game replays to its stored result
     human = [m for m in rec.actions if m["seat"] == 1]
     assert len(human) == moves
+
+
+# ---- bad input and bad arguments (issue 27, defect 8) ---------------------------------------
+def run_play(*args: str, stdin: str = "", cwd: Path) -> subprocess.CompletedProcess:
+    """The CLI run to its end with ``stdin`` piped (not a terminal)."""
+    env = dict(os.environ, PYTHONPATH=str(ROOT), COLUMNS="120")
+    command = [sys.executable, "-m", "presages_env", "play", *args]
+    return subprocess.run(
+        command, input=stdin, env=env, cwd=cwd, capture_output=True, text=True, timeout=600
+    )
+
+
+@pytest.mark.parametrize("line", ["\u00b2", "\u0663", "9" * 5000, "0", "-1", "1.0"])
+def test_a_move_that_is_not_ascii_digits_in_range_re_prompts(tmp_path, line):
+    """'²' passes ``str.isdigit`` and a 5,000-digit line is past ``int``'s limit: each
+    ended the game; every bad line re-prompts, and the game goes on."""
+    result = run_play("president", "--opponents", "random", stdin=f"{line}\nq\n", cwd=tmp_path)
+    assert "Traceback" not in result.stderr, result.stderr
+    assert (result.returncode, result.stderr) == (0, "")
+    assert "is not a number from 1 to" in result.stdout
+    assert result.stdout.rstrip().endswith("You left the game; no record saved.")
+
+
+def test_ctrl_c_ends_the_game_with_one_line_and_no_traceback(tmp_path):
+    env = dict(os.environ, PYTHONPATH=str(ROOT), COLUMNS="120", TERM="xterm")
+    command = ["-m", "presages_env", "play", "president", "--opponents", "random"]
+    child = pexpect.spawn(
+        sys.executable, command, env=env, cwd=str(tmp_path), encoding="utf-8", timeout=600
+    )
+    child.expect("your move> ")
+    child.sendintr()
+    child.expect(pexpect.EOF)
+    child.close()
+    assert "Traceback" not in child.before
+    assert child.before.strip().splitlines()[-1] == "Interrupted; no record saved."
+    assert child.exitstatus == 130  # 128 + SIGINT, the shell's convention
+
+
+def another_games_checkpoint(tmp_path: Path) -> str:
+    from presages_env.agents.ppo import shipped_checkpoint
+
+    return f"ppo:{shipped_checkpoint('president')}"
+
+
+BAD_OPPONENTS = {
+    "missing checkpoint": (lambda tmp: f"ppo:{tmp / 'absent.pt'}", "absent.pt"),
+    "directory checkpoint": (lambda tmp: f"ppo:{tmp}", "directory"),
+    "huge random seed": (lambda tmp: "random:" + "9" * 30, "seed"),
+    "5,000-digit random seed": (lambda tmp: "random:" + "9" * 5000, "seed"),
+    "non-ASCII random seed": (lambda tmp: "random:\u00b2", "seed"),
+    "another game's checkpoint": (another_games_checkpoint, "plays 'president', not 'presages'"),
+}
+
+
+@pytest.mark.parametrize("case", sorted(BAD_OPPONENTS))
+def test_bad_opponents_print_one_error_line_and_exit_2(tmp_path, case):
+    """A missing or directory checkpoint and a huge seed printed tracebacks; a checkpoint of
+    another game was accepted and failed at its first move."""
+    spec, message = BAD_OPPONENTS[case]
+    result = run_play("presages", "--opponents", spec(tmp_path), cwd=tmp_path)
+    assert "Traceback" not in result.stderr, result.stderr
+    assert result.returncode == 2
+    (line,) = result.stderr.splitlines()
+    assert line.startswith("python -m presages_env play: error: ") and message in line, line
+    assert "your move" not in result.stdout  # refused before the game began

@@ -1,0 +1,414 @@
+"""The PPO checkpoint format, and the one check every loader passes before it builds a network.
+
+Format (version 1, written by ``PPOAgent.save``): one file written by ``torch.save`` (its zip
+archive) and read with ``torch.load(weights_only=True)``, which rebuilds tensors and plain
+containers only, so a crafted file cannot run code while it is read. It holds a dict:
+
+- ``"metadata"``: UTF-8 JSON as a 1-D uint8 tensor: ``format`` (``"presages_env.ppo_policy"``),
+  ``version`` (1), ``game``, ``features`` (``"raw"`` or ``"heuristic_hints"``),
+  ``observation_size``, ``num_actions``, ``net_arch`` (``{"pi": [...], "vf": [...]}``) and
+  ``activation_fn`` (a ``torch.nn`` class name, one of :data:`ACTIVATIONS`);
+- ``"observation_low"``, ``"observation_high"``: the bounds of the policy's observation Box
+  (float32, ``observation_size`` each);
+- ``"policy"``: the policy's state dict (name → float32 tensor).
+
+The other constructor parameters of ``MaskableActorCriticPolicy`` are SB3's defaults
+(``FlattenExtractor``), which ``save`` requires.
+
+Every loader reads a file with :func:`read_checkpoint` (or builds the same dict in memory)
+and passes it to :func:`check_checkpoint`, which returns the metadata and features only when
+everything a network is built from is sound. The checks run so that nothing is allocated or
+computed from a value not yet checked:
+
+1. the file: at most :data:`MAX_FILE_BYTES`, a zip archive whose records are stored as they
+   are (so the reader allocates no more than the file holds; torch's legacy format, which
+   allocates the storage sizes it declares before reading them, is refused);
+2. every tensor: dense, on the CPU, of the format's dtype, and laid out contiguously inside
+   its storage (a stride-0 or overlapping view declares a huge shape over a few bytes);
+3. the metadata: known values, a network within the bounds below, sizes that fit the game,
+   and the game (and table) it is loaded for;
+4. the tensors: exactly those of that network, with finite values and ordered bounds, and a
+   policy whose logits stay within :data:`LOGIT_LIMIT` on the game's observations.
+
+A ``MaskablePPO.save`` zip is another format, read only when trusted (loading it runs its
+code: ``PPOAgent.load(..., trusted=True)``), and not checked here.
+
+The bounds are far above every shipped checkpoint (2 hidden layers of 256, at most 620,078
+parameters, files under 2.5 MB, metadata under 230 bytes).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import zipfile
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from presages_env.agents.features import FEATURES, RawFeatures, make_features
+from presages_env.games import GAME_CLASSES, get_game
+
+FORMAT = "presages_env.ppo_policy"
+VERSION = 1
+ACTIVATIONS = ("ELU", "GELU", "LeakyReLU", "ReLU", "SiLU", "Tanh")  # torch.nn, no parameters
+CHECKPOINT_KEYS = ("metadata", "observation_low", "observation_high", "policy")
+BOUNDS = ("observation_low", "observation_high")
+METADATA_KEYS = {
+    "format": str,
+    "version": int,
+    "game": str,
+    "features": str,
+    "observation_size": int,
+    "num_actions": int,
+    "net_arch": dict,
+    "activation_fn": str,
+}
+
+MAX_WIDTH = 4096  # units of one hidden layer (shipped: 256)
+MAX_DEPTH = 8  # hidden layers of the policy or the value network (shipped: 2)
+MAX_PARAMETERS = 2**24  # 16,777,216 weights and biases in all (shipped: at most 620,078)
+MAX_FILE_BYTES = 2**27  # 128 MiB: MAX_PARAMETERS float32 values twice over
+MAX_PICKLE_BYTES = 2**20  # the archive's data.pkl, which describes the tensors (shipped: 1.4 KB)
+MAX_RECORDS = 256  # records in the archive (a checkpoint at MAX_DEPTH has under 50)
+MAX_METADATA_BYTES = 4096  # the JSON metadata (shipped: under 230 bytes)
+# SB3 masks an illegal action's logit to -1e8: a legal logit must stay far above it (and far
+# from float32's overflow), or the policy picks an illegal action or computes NaN.
+LOGIT_LIMIT = 1e7
+
+
+def read_checkpoint(path: str | Path) -> Any:
+    """What the file at ``path`` holds, read without unpickling anything but tensors and
+    plain containers, from an archive checked not to make the reader allocate more than
+    the file holds. Its contents are :func:`check_checkpoint`'s to judge."""
+    import pickle
+
+    import torch
+
+    with open(path, "rb") as file:  # a missing file or a directory raises here, as itself
+        check_archive(path, file)
+        file.seek(0)
+        try:
+            return torch.load(file, map_location="cpu", weights_only=True)
+        except pickle.UnpicklingError as error:
+            raise ValueError(
+                f"{path}: refused, it holds Python objects besides tensors: a crafted file, or "
+                "a checkpoint from before format 1 (convert one you made yourself: read it with "
+                "torch.load(weights_only=False), rebuild the policy, PPOAgent(...).save)"
+            ) from error
+        except MemoryError:  # the process's state, not the file's: not "unreadable"
+            raise
+        except Exception as error:  # the reader's errors for a cut or foreign file vary
+            message = f"{path}: not a readable torch checkpoint ({error!r:.200})"
+            raise ValueError(message) from error
+
+
+def check_archive(path: str | Path, file) -> None:
+    """Refuse a file that is not a bounded ``torch.save`` zip of uncompressed records."""
+    size = os.fstat(file.fileno()).st_size
+    if size > MAX_FILE_BYTES:
+        raise ValueError(
+            f"{path}: {size:,} bytes; a checkpoint within the network bounds takes at most "
+            f"{MAX_FILE_BYTES:,}"
+        )
+    try:
+        with zipfile.ZipFile(file) as archive:
+            records = archive.infolist()
+    except Exception as error:  # zipfile's errors for a cut or foreign file vary
+        raise ValueError(
+            f"{path}: not a readable torch checkpoint (not a zip archive, as torch.save "
+            f"writes: {error!r:.200})"
+        ) from error
+    if len(records) > MAX_RECORDS:
+        raise ValueError(f"{path}: {len(records)} records in the archive, at most {MAX_RECORDS}")
+    for record in records:
+        _check_record(path, record, size)
+
+
+def _check_record(path: str | Path, record: zipfile.ZipInfo, file_size: int) -> None:
+    name = f"{record.filename:.100}"
+    if record.compress_type != zipfile.ZIP_STORED or record.file_size != record.compress_size:
+        raise ValueError(
+            f"{path}: not a readable torch checkpoint (record {name!r} is compressed; "
+            "torch.save stores records as they are)"
+        )
+    limit = MAX_PICKLE_BYTES if record.filename.endswith("data.pkl") else file_size
+    if record.header_offset + record.file_size > file_size or record.file_size > limit:
+        raise ValueError(
+            f"{path}: not a readable torch checkpoint (record {name!r} declares "
+            f"{record.file_size:,} bytes; at most {min(limit, file_size):,} here)"
+        )
+
+
+def check_checkpoint(
+    saved: Any, game: str | None = None, num_players: int | None = None
+) -> tuple[dict[str, Any], RawFeatures]:
+    """The metadata and features of ``saved`` (a checkpoint's dict), once every check of
+    the module docstring passed; ``game`` and ``num_players``, where given, name the table
+    it is loaded for. Raises ``TypeError``/``ValueError`` saying what is wrong."""
+    if not isinstance(saved, dict) or set(saved) != set(CHECKPOINT_KEYS):
+        found = list(saved) if isinstance(saved, dict) else type(saved).__name__
+        raise ValueError(f"expected a dict with keys {list(CHECKPOINT_KEYS)}, got {found}")
+    check_layouts(saved)
+    metadata = parse_metadata(saved["metadata"])
+    check_game(metadata["game"], game)
+    features = checked_features(metadata, num_players)
+    check_tensors(metadata, saved)
+    check_values(saved)
+    check_logits(metadata, saved["policy"], observation_magnitude(metadata, features, num_players))
+    return metadata, features
+
+
+def check_layouts(saved: dict[str, Any]) -> None:
+    """Every tensor a dense CPU tensor of the format's dtype inside its storage."""
+    import torch
+
+    tensor = saved["metadata"]
+    if not isinstance(tensor, torch.Tensor) or tensor.dtype != torch.uint8 or tensor.dim() != 1:
+        raise TypeError("checkpoint metadata must be a 1-D uint8 tensor of UTF-8 JSON")
+    check_layout("metadata", tensor, torch.uint8)
+    for key in BOUNDS:
+        check_layout(key, saved[key], torch.float32)
+    tensors = saved["policy"]
+    if not isinstance(tensors, dict):
+        found = type(tensors).__name__
+        raise TypeError(f"checkpoint policy must be a dict of tensors, got {found}")
+    for name, tensor in tensors.items():
+        check_layout(name, tensor, torch.float32)
+
+
+def check_layout(name: Any, tensor: Any, dtype) -> None:
+    """A dense CPU tensor of ``dtype`` whose elements lie contiguously inside its storage:
+    a stride-0 or overlapping view can declare a huge shape over a few bytes, and building a
+    network of that shape is the allocation a crafted file wants."""
+    import torch
+
+    if not isinstance(tensor, torch.Tensor) or tensor.layout != torch.strided:
+        raise TypeError(f"checkpoint {name!r:.100} must be a dense tensor, got {type(tensor)}")
+    if tensor.device.type != "cpu" or tensor.dtype != dtype:
+        raise ValueError(
+            f"checkpoint {name!r:.100} is {tensor.dtype} on {tensor.device}; the format "
+            f"stores {dtype} on the CPU"
+        )
+    if not tensor.is_contiguous():
+        raise ValueError(
+            f"checkpoint {name!r:.100} of shape {tuple(tensor.shape)} has strides "
+            f"{tensor.stride()}, not the contiguous layout the format stores (a stride-0 or "
+            "overlapping view can declare a huge shape over a few bytes)"
+        )
+    needed = (tensor.storage_offset() + tensor.numel()) * tensor.element_size()
+    held = tensor.untyped_storage().nbytes()
+    if needed > held:
+        raise ValueError(
+            f"checkpoint {name!r:.100} of shape {tuple(tensor.shape)} needs {needed:,} bytes "
+            f"of storage; its storage holds {held:,}"
+        )
+
+
+def parse_metadata(tensor) -> dict[str, Any]:
+    """The checked metadata from its uint8 tensor (already known to lie in its storage)."""
+    if tensor.numel() > MAX_METADATA_BYTES:
+        raise ValueError(
+            f"checkpoint metadata is {tensor.numel():,} bytes, at most {MAX_METADATA_BYTES:,}"
+        )
+    try:
+        metadata = json.loads(tensor.numpy().tobytes().decode("utf-8"))
+    except (UnicodeDecodeError, json.JSONDecodeError, RecursionError) as error:
+        raise ValueError(f"checkpoint metadata is not UTF-8 JSON: {error}") from error
+    validate_metadata(metadata)
+    return metadata
+
+
+def validate_metadata(metadata: Any) -> None:
+    """Raise TypeError/ValueError naming the first field that is missing, mistyped or wrong,
+    or a network beyond the bounds (width, depth, parameters)."""
+    if not isinstance(metadata, dict) or set(metadata) != set(METADATA_KEYS):
+        found = sorted(metadata) if isinstance(metadata, dict) else type(metadata).__name__
+        raise ValueError(f"checkpoint metadata must have keys {sorted(METADATA_KEYS)}, got {found}")
+    for key, kind in METADATA_KEYS.items():
+        if not isinstance(metadata[key], kind) or isinstance(metadata[key], bool):
+            raise TypeError(f"metadata {key!r} must be {kind.__name__}, got {metadata[key]!r:.100}")
+    expected = {"format": FORMAT, "version": VERSION}
+    for key, value in expected.items():
+        if metadata[key] != value:
+            raise ValueError(f"metadata {key!r} must be {value!r}, got {metadata[key]!r:.100}")
+    check_choice("game", metadata["game"], GAME_CLASSES)
+    check_choice("features", metadata["features"], FEATURES)
+    check_choice("activation_fn", metadata["activation_fn"], ACTIVATIONS)
+    _check_size("observation_size", metadata["observation_size"])
+    _check_size("num_actions", metadata["num_actions"])
+    check_net_arch(metadata["net_arch"])
+    parameters = sum(int(np.prod(shape)) for shape in expected_shapes(metadata).values())
+    if parameters > MAX_PARAMETERS:
+        raise ValueError(
+            f"metadata describes a network of {parameters:,} parameters; at most {MAX_PARAMETERS:,}"
+        )
+
+
+def check_net_arch(arch: Any) -> None:
+    """``{"pi": [...], "vf": [...]}``: at most MAX_DEPTH layers of 1..MAX_WIDTH units each."""
+    if set(arch) != {"pi", "vf"} or not all(isinstance(arch[k], list) for k in arch):
+        raise TypeError(
+            f"metadata 'net_arch' must be {{'pi': [int], 'vf': [int]}}, got {arch!r:.100}"
+        )
+    for key, sizes in arch.items():
+        if len(sizes) > MAX_DEPTH:
+            raise ValueError(
+                f"metadata net_arch[{key!r}] has {len(sizes)} layers, at most {MAX_DEPTH}"
+            )
+        for size in sizes:
+            _check_size(f"net_arch[{key!r}] layer", size)
+            if size > MAX_WIDTH:
+                raise ValueError(
+                    f"metadata net_arch[{key!r}] has a layer of {size:,} units, at most "
+                    f"{MAX_WIDTH:,}"
+                )
+
+
+def check_choice(key: str, value: str, known) -> None:
+    if value not in known:
+        raise ValueError(f"metadata {key!r} is {value!r:.100}; known: {sorted(known)}")
+
+
+def _check_size(key: str, value: Any) -> None:
+    if not isinstance(value, int) or isinstance(value, bool) or value <= 0:
+        raise ValueError(f"metadata {key!r} must be a positive int, got {value!r:.100}")
+
+
+def check_game(trained_on: str, game: str | None) -> None:
+    """A policy plays the game it was trained on only (``game`` None: any)."""
+    if game is not None and trained_on != game:
+        raise ValueError(
+            f"this checkpoint plays {trained_on!r}, not {game!r}: a policy reads only the "
+            "observations of its own game"
+        )
+
+
+def checked_features(metadata: dict[str, Any], num_players: int | None = None) -> RawFeatures:
+    """The metadata's features, once its sizes are known to fit its game (at
+    ``num_players``, where given; else at some player count). The action count is compared
+    first: the features' bounds are built from it."""
+    game = get_game(metadata["game"])
+    counts = _player_counts(game, num_players)
+    found = (metadata["observation_size"], metadata["num_actions"])
+    sizes = set()
+    if found[1] in {game.num_actions(n) for n in counts}:
+        features = make_features(metadata["features"], metadata["game"], metadata["num_actions"])
+        for n in counts:
+            low, _ = features.low_high(game.obs_low(n), game.obs_high(n))
+            sizes.add((low.size, game.num_actions(n)))
+    if found not in sizes:
+        table = f"{game.name}" + ("" if num_players is None else f" at {num_players} players")
+        raise ValueError(
+            f"metadata (observation_size, num_actions) = {found} do not fit {table} with "
+            f"{metadata['features']} features: expected one of {sorted(sizes) or 'none'}"
+        )
+    return features
+
+
+def _player_counts(game, num_players: int | None) -> range:
+    if num_players is None:
+        return range(game.min_players, game.max_players + 1)
+    n = game.check_num_players(num_players)
+    return range(n, n + 1)
+
+
+def expected_shapes(metadata: dict[str, Any]) -> dict[str, tuple[int, ...]]:
+    """Every tensor of the network the metadata describes, by state-dict name."""
+    arch = metadata["net_arch"]
+    shapes: dict[str, tuple[int, ...]] = {}
+    last = {}
+    for net, key in (("policy_net", "pi"), ("value_net", "vf")):
+        width = metadata["observation_size"]
+        for i, size in enumerate(arch[key]):  # Linear, activation, Linear, ...
+            shapes[f"mlp_extractor.{net}.{2 * i}.weight"] = (size, width)
+            shapes[f"mlp_extractor.{net}.{2 * i}.bias"] = (size,)
+            width = size
+        last[key] = width
+    shapes["action_net.weight"] = (metadata["num_actions"], last["pi"])
+    shapes["action_net.bias"] = (metadata["num_actions"],)
+    shapes["value_net.weight"] = (1, last["vf"])
+    shapes["value_net.bias"] = (1,)
+    return shapes
+
+
+def check_tensors(metadata: dict[str, Any], saved: dict[str, Any]) -> None:
+    """Refuse tensors that are not exactly those the metadata describes."""
+    size = metadata["observation_size"]
+    for key in BOUNDS:
+        _check_shape(key, saved[key], (size,))
+    tensors, shapes = saved["policy"], expected_shapes(metadata)
+    if set(tensors) != set(shapes):
+        found = [f"{name!r:.100}" for name in tensors]
+        raise ValueError(f"checkpoint policy tensors must be {sorted(shapes)}, got {found}")
+    for name, shape in shapes.items():
+        _check_shape(name, tensors[name], shape)
+
+
+def _check_shape(name: str, tensor, shape: tuple[int, ...]) -> None:
+    if tuple(tensor.shape) != shape:
+        raise ValueError(
+            f"checkpoint {name!r} is {tensor.dtype} {tuple(tensor.shape)}; "
+            f"the network the metadata describes needs torch.float32 {shape}"
+        )
+
+
+def check_values(saved: dict[str, Any]) -> None:
+    """Finite values everywhere (a NaN or infinite weight fails at the first move), and
+    observation bounds in order."""
+    import torch
+
+    named = {key: saved[key] for key in BOUNDS} | saved["policy"]
+    for name, tensor in named.items():
+        if not bool(torch.isfinite(tensor).all()):
+            raise ValueError(f"checkpoint {name!r} holds NaN or infinite values")
+    if not bool((saved["observation_low"] <= saved["observation_high"]).all()):
+        raise ValueError("checkpoint observation_low must be <= observation_high everywhere")
+
+
+def observation_magnitude(
+    metadata: dict[str, Any], features: RawFeatures, num_players: int | None
+) -> np.ndarray:
+    """The largest ``|feature|`` the policy can be given, per input, at any table it may play."""
+    game = get_game(metadata["game"])
+    magnitude = np.zeros(metadata["observation_size"])
+    for n in _player_counts(game, num_players):
+        low, high = features.low_high(game.obs_low(n), game.obs_high(n))
+        if (low.size, game.num_actions(n)) == (magnitude.size, metadata["num_actions"]):
+            magnitude = np.maximum(magnitude, np.maximum(np.abs(low), np.abs(high)))
+    return magnitude
+
+
+def check_logits(metadata: dict[str, Any], tensors: dict[str, Any], magnitude: np.ndarray) -> None:
+    """Refuse a policy whose hidden units or logits can exceed :data:`LOGIT_LIMIT` on some
+    observation: a bound carried layer by layer (``|W| @ bound + |b|``; every activation of
+    :data:`ACTIVATIONS` keeps ``|f(x)| <= |x|``, and tanh ``<= 1``), in float64."""
+    import torch
+
+    bound = torch.as_tensor(magnitude, dtype=torch.float64)
+    layers = [f"mlp_extractor.policy_net.{2 * i}" for i in range(len(metadata["net_arch"]["pi"]))]
+    for layer in [*layers, "action_net"]:
+        weight = tensors[f"{layer}.weight"].to(torch.float64).abs()
+        bound = weight @ bound + tensors[f"{layer}.bias"].to(torch.float64).abs()
+        largest = float(bound.max())
+        if not largest <= LOGIT_LIMIT:
+            raise ValueError(
+                f"checkpoint {layer} can reach {largest:.3g} on the game's observations, "
+                f"beyond {LOGIT_LIMIT:g}: its actions could overflow or drown the action mask"
+            )
+        if metadata["activation_fn"] == "Tanh":
+            bound = bound.clamp(max=1.0)
+
+
+def pack_checkpoint(metadata: dict[str, Any], low, high, policy: dict[str, Any]) -> dict[str, Any]:
+    """The dict the format stores (``torch.save`` writes it; :func:`check_checkpoint` reads it)."""
+    import torch
+
+    text = json.dumps(metadata, sort_keys=True).encode("utf-8")
+    return {
+        "metadata": torch.frombuffer(bytearray(text), dtype=torch.uint8),
+        "observation_low": torch.as_tensor(low, dtype=torch.float32),
+        "observation_high": torch.as_tensor(high, dtype=torch.float32),
+        "policy": dict(policy),
+    }
