@@ -27,6 +27,9 @@ def main(argv: list[str] | None = None) -> int:
     replay = commands.add_parser("replay", help="write a record's replay page (one HTML file)")
     replay.add_argument("record", type=Path)
     replay.add_argument("-o", "--output", type=Path, default=None)
+    replay.add_argument(
+        "--seat", type=int, default=None, help="one seat's view only (default: every view)"
+    )
     args = parser.parse_args(argv)
 
     if args.command == "play":
@@ -34,21 +37,30 @@ def main(argv: list[str] | None = None) -> int:
 
         try:
             play_game(args.game, args.seat, args.opponents, args.players, args.seed, args.record)
-        except (ValueError, ImportError) as error:
-            parser.error(str(error))
+        except KeyboardInterrupt:
+            print("\nInterrupted; no record saved.", file=sys.stderr)
+            return 130  # 128 + SIGINT, as a shell reports a command Ctrl-C stopped
+        except (ValueError, TypeError, OSError, ImportError) as error:
+            play.exit(2, f"{play.prog}: error: {one_line(error)}\n")  # argparse's status
         return 0
     from presages_env import records
-    from presages_env.ui.replay_page import replay_page
+    from presages_env.ui.replay_page import write_replay_page
 
+    output = args.output or args.record.with_suffix(".html")
     try:
-        page = replay_page(records.load(args.record))
+        write_replay_page(records.load(args.record), output, args.seat)
     except (OSError, ValueError, TypeError) as error:
         print(f"cannot replay {args.record}: {error}", file=sys.stderr)
         return 1
-    output = args.output or args.record.with_suffix(".html")
-    output.write_text(page, encoding="utf-8")
     print(f"wrote {output}")
     return 0
+
+
+def one_line(error: Exception) -> str:
+    """An error as one line: a missing file as ``path: reason``, not ``[Errno 2] ...``."""
+    if isinstance(error, OSError) and error.filename is not None:
+        return f"{error.filename}: {error.strerror}"
+    return " ".join(str(error).split())
 
 
 if __name__ == "__main__":

@@ -9,9 +9,12 @@ label, the public events and the result. Format (``"format": "presages_env.recor
     actions [{"seat", "action", "label"}], events [{"kind", "actor", "args"}] (public
     events only, in order), result [total reward per seat], steps
 
-Records are untrusted input: :func:`load` parses JSON only (no code runs), checks every
-field's type and size, and :func:`replay` re-plays the actions through the rules, refusing
-an illegal action or a stored label, event list or result that disagrees.
+Records are untrusted input: :func:`load` and :func:`loads` parse JSON only (no code runs),
+within bounds of size and nesting (:func:`~presages_env.core.files.parse_json`), and
+:func:`from_json`, the one check every record from outside goes through, checks every
+field's exact type, range and size, then re-plays the actions through the rules, refusing
+an illegal action or a stored label, event list or result that disagrees (:func:`replay`
+does the same for a record built in memory). :func:`save` writes a file whole or not at all.
 """
 
 from __future__ import annotations
@@ -26,15 +29,38 @@ import numpy as np
 
 from presages_env.core import events as ev
 from presages_env.core.actions import check_action
+from presages_env.core.files import parse_json, read_json, write_text_atomically
 from presages_env.core.game import Game
 from presages_env.core.header import HDR_CURRENT
-from presages_env.core.validation import check_int, check_seed
+from presages_env.core.validation import check_int, check_seed, check_text
 from presages_env.games import GAME_CLASSES, get_game
 
 FORMAT = "presages_env.record"
 FORMAT_VERSION = 1
 MAX_ACTIONS = 1_000_000  # far above any legal game; bounds what a crafted file can ask for
-MAX_NAME = 200
+MAX_EVENTS = 64 * MAX_ACTIONS
+MAX_NAME = 200  # characters of an agent's, an option's or an event's name
+MAX_LABEL = 1_000  # characters of an action's label (the rules' labels are far shorter)
+MAX_RESULT = 10**9  # a seat's total reward; no game's comes near
+MAX_OPTIONS = 64
+MAX_OPTION_ITEMS = 64  # values of a per-seat option
+MAX_OPTION_INT = 2**31 - 1
+EVENT_INT = np.iinfo(ev.EVENT_DTYPE)  # an event's arguments are stored in this type
+MAX_RECORD_BYTES = 64 * 2**20
+MAX_DEPTH = 8  # a record nests 4 deep: record, events, an event, its args
+FIELDS = (
+    "format",
+    "version",
+    "game",
+    "num_players",
+    "options",
+    "seed",
+    "agents",
+    "actions",
+    "events",
+    "result",
+    "steps",
+)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -64,14 +90,22 @@ def record(
     """The record of the game dealt from ``seed`` and played with ``actions``."""
     game = get_game(game_name)
     opts = game.make_options(num_players, **options)
-    names = agents if agents is not None else [f"player_{p}" for p in range(num_players)]
+    names = [f"player_{p}" for p in range(num_players)] if agents is None else agents
+    names = _checked_agents(names, num_players)
     played = _play(game, num_players, seed, actions, opts)
     moves = [
         {"seat": s, "action": int(a), "label": label}
         for s, a, label in zip(played.seats, actions, played.labels, strict=True)
     ]
     return GameRecord(
-        game_name, num_players, _plain(opts), seed, list(names), moves, played.events, played.result
+        game_name,
+        num_players,
+        _plain(opts),
+        seed,
+        names,
+        moves,
+        played.events,
+        played.result,
     )
 
 
@@ -148,58 +182,31 @@ def _checked_play(rec: GameRecord) -> _Played:
 
 
 def save(rec: GameRecord, path: str | Path) -> None:
-    Path(path).write_text(json.dumps(rec.to_json(), indent=1))
+    """Write ``rec`` to ``path`` as JSON, whole or not at all; a record whose fields
+    :func:`load` would refuse is refused here, before anything is written."""
+    data = rec.to_json()
+    _checked_fields(data)
+    write_text_atomically(path, json.dumps(data, indent=1))
 
 
 def load(path: str | Path) -> GameRecord:
-    """A record read from ``path`` (JSON; shapes and types checked, not yet replayed)."""
-    text = Path(path).read_text()
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError as err:
-        raise ValueError(f"{path} is not JSON: {err}") from None
-    return from_json(data)
+    """The record in the file at ``path``, checked like :func:`from_json`."""
+    return from_json(read_json(path, f"the record {path}", MAX_RECORD_BYTES, MAX_DEPTH))
+
+
+def loads(text: str | bytes) -> GameRecord:
+    """The record in JSON ``text``, checked like :func:`from_json`."""
+    return from_json(parse_json(text, "the record", MAX_RECORD_BYTES, MAX_DEPTH))
 
 
 def from_json(data: Any) -> GameRecord:
-    """Check a parsed record's fields (types, sizes, known game) and build it."""
-    if not isinstance(data, dict) or data.get("format") != FORMAT:
-        raise ValueError(f"not a game record (its 'format' must be {FORMAT!r})")
-    if data.get("version") != FORMAT_VERSION:
-        raise ValueError(
-            f"record version {data.get('version')!r}; this library reads {FORMAT_VERSION}"
-        )
-    name = data.get("game")
-    if name not in GAME_CLASSES:
-        raise ValueError(f"unknown game {name!r}; games: {sorted(GAME_CLASSES)}")
-    game = get_game(name)
-    n = check_int(data.get("num_players"), "num_players", game.min_players, game.max_players)
-    options = data.get("options")
-    if not isinstance(options, dict):
-        raise TypeError("options must be an object of option names to values")
-    game.make_options(n, **_options_in(options))
-    seed = check_seed(data.get("seed"))
-    agents = data.get("agents")
-    if not isinstance(agents, list) or len(agents) != n or not all(_is_name(a) for a in agents):
-        raise ValueError(f"agents must list {n} names (strings of at most {MAX_NAME} characters)")
-    actions = _checked_list(data.get("actions"), "actions", MAX_ACTIONS)
-    for index, move in enumerate(actions):
-        if not (
-            isinstance(move, dict)
-            and _is_int(move.get("seat"))
-            and _is_int(move.get("action"))
-            and isinstance(move.get("label"), str)
-        ):
-            raise ValueError(
-                f"action #{index} must be {{'seat': int, 'action': int, 'label': str}}"
-            )
-    events = _checked_list(data.get("events"), "events", MAX_ACTIONS * 64)
-    result = data.get("result")
-    if not isinstance(result, list) or len(result) != n or not all(_is_number(r) for r in result):
-        raise ValueError(f"result must list {n} numbers")
-    if data.get("steps") != len(actions):
-        raise ValueError(f"steps is {data.get('steps')!r} but {len(actions)} actions are listed")
-    return GameRecord(name, n, options, seed, agents, actions, events, [float(r) for r in result])
+    """The one check of a record from outside (:func:`load` and :func:`loads` parse, within
+    bounds, then call it): every field's exact type, range and size first, then a replay
+    through the rules (:func:`replay`). Raises ``ValueError`` or ``TypeError`` saying what
+    is wrong."""
+    rec = _checked_fields(data)
+    _checked_play(rec)
+    return rec
 
 
 # ---- internals ---------------------------------------------------------------------------
@@ -265,19 +272,131 @@ def _options_in(options: dict[str, Any]) -> dict[str, Any]:
     return {k: tuple(v) if isinstance(v, list) else v for k, v in options.items()}
 
 
-def _checked_list(value: Any, name: str, limit: int) -> list:
-    if not isinstance(value, list) or len(value) > limit:
-        raise ValueError(f"{name} must be a list of at most {limit} entries")
-    return value
+def _checked_fields(data: Any) -> GameRecord:
+    """A record built from checked fields: types exact (no bool for an int, no float for an
+    int), numbers in their ranges, strings valid Unicode of bounded length, no key missing
+    or unknown. The actions are not replayed yet."""
+    if not isinstance(data, dict) or data.get("format") != FORMAT:
+        raise ValueError(f"not a game record (its 'format' must be {FORMAT!r})")
+    missing, unknown = set(FIELDS) - set(data), set(data) - set(FIELDS)
+    if missing or unknown:
+        raise ValueError(
+            f"a record has exactly the fields {list(FIELDS)}; missing {sorted(missing)}, "
+            f"unknown {sorted(map(repr, unknown))[:5]}"
+        )
+    version = data["version"]
+    if type(version) is not int or version != FORMAT_VERSION:
+        raise ValueError(f"record version {version!r}; this library reads {FORMAT_VERSION}")
+    name = data["game"]
+    if not isinstance(name, str) or name not in GAME_CLASSES:
+        raise ValueError(f"unknown game {name!r:.80}; games: {sorted(GAME_CLASSES)}")
+    game = get_game(name)
+    n = check_int(data["num_players"], "num_players", game.min_players, game.max_players)
+    options = _checked_options(game, n, data["options"])
+    seed = check_seed(data["seed"])
+    agents = _checked_agents(data["agents"], n)
+    actions = _checked_actions(data["actions"], n, game.num_actions(n))
+    events = _checked_events(data["events"], n)
+    result = _checked_result(data["result"], n)
+    if type(data["steps"]) is not int or data["steps"] != len(actions):
+        raise ValueError(f"steps is {data['steps']!r:.40} but {len(actions)} actions are listed")
+    return GameRecord(name, n, options, seed, agents, actions, events, result)
 
 
-def _is_int(value: Any) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool)
+def _checked_options(game: Game, n: int, options: Any) -> dict[str, Any]:
+    if not isinstance(options, dict) or len(options) > MAX_OPTIONS:
+        raise TypeError(f"options must be an object of at most {MAX_OPTIONS} names to values")
+    checked = {
+        check_text(key, "an option name", MAX_NAME): _option_value(key, value)
+        for key, value in options.items()
+    }
+    game.make_options(n, **_options_in(checked))
+    return checked
 
 
-def _is_number(value: Any) -> bool:
-    return isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value)
+def _option_value(name: str, value: Any) -> Any:
+    """A JSON scalar, or a short list of scalars (a per-seat option)."""
+    if isinstance(value, list):
+        if len(value) > MAX_OPTION_ITEMS:
+            raise ValueError(f"option {name!r} lists more than {MAX_OPTION_ITEMS} values")
+        return [_option_scalar(name, item) for item in value]
+    return _option_scalar(name, value)
 
 
-def _is_name(value: Any) -> bool:
-    return isinstance(value, str) and len(value) <= MAX_NAME
+def _option_scalar(name: str, value: Any) -> Any:
+    if value is None or isinstance(value, bool):
+        return value
+    if isinstance(value, str):
+        return check_text(value, f"option {name!r}", MAX_NAME)
+    if isinstance(value, int):
+        return check_int(value, f"option {name!r}", -MAX_OPTION_INT, MAX_OPTION_INT)
+    if isinstance(value, float) and math.isfinite(value):
+        return value
+    raise TypeError(
+        f"option {name!r} must be null, a bool, an int, a finite number or a string, "
+        f"got {type(value).__name__}"
+    )
+
+
+def _checked_agents(agents: Any, n: int) -> list[str]:
+    if not isinstance(agents, list) or len(agents) != n:
+        raise ValueError(f"agents must list {n} names (strings of at most {MAX_NAME} characters)")
+    return [check_text(a, f"agents[{p}]", MAX_NAME) for p, a in enumerate(agents)]
+
+
+def _checked_actions(actions: Any, n: int, num_actions: int) -> list[dict[str, Any]]:
+    if not isinstance(actions, list) or len(actions) > MAX_ACTIONS:
+        raise ValueError(f"actions must be a list of at most {MAX_ACTIONS} entries")
+    return [_checked_move(index, move, n, num_actions) for index, move in enumerate(actions)]
+
+
+def _checked_move(index: int, move: Any, n: int, num_actions: int) -> dict[str, Any]:
+    if not isinstance(move, dict) or set(move) != {"seat", "action", "label"}:
+        raise ValueError(f"action #{index} must be {{'seat': int, 'action': int, 'label': str}}")
+    return {
+        "seat": check_int(move["seat"], f"action #{index}: seat", 0, n - 1),
+        "action": check_int(move["action"], f"action #{index}: action", 0, num_actions - 1),
+        "label": check_text(move["label"], f"action #{index}: label", MAX_LABEL),
+    }
+
+
+def _checked_events(events: Any, n: int) -> list[dict[str, Any]]:
+    if not isinstance(events, list) or len(events) > MAX_EVENTS:
+        raise ValueError(f"events must be a list of at most {MAX_EVENTS} entries")
+    return [_checked_event(index, event, n) for index, event in enumerate(events)]
+
+
+def _checked_event(index: int, event: Any, n: int) -> dict[str, Any]:
+    what = f"event #{index}"
+    if not isinstance(event, dict) or set(event) != {"kind", "actor", "args"}:
+        raise ValueError(f"{what} must be {{'kind': str, 'actor': int, 'args': {{str: int}}}}")
+    args = event["args"]
+    if not isinstance(args, dict) or len(args) > ev.NUM_ARGS:
+        raise ValueError(f"{what}: args must map at most {ev.NUM_ARGS} names to ints")
+    low, high = EVENT_INT.min, EVENT_INT.max
+    return {
+        "kind": check_text(event["kind"], f"{what}: kind", MAX_NAME),
+        "actor": check_int(event["actor"], f"{what}: actor", -1, n - 1),
+        "args": {
+            check_text(key, f"{what}: an argument name", MAX_NAME): check_int(
+                value, f"{what}: args[{key!r}]", low, high
+            )
+            for key, value in args.items()
+        },
+    }
+
+
+def _checked_result(result: Any, n: int) -> list[float]:
+    if not isinstance(result, list) or len(result) != n:
+        raise ValueError(f"result must list {n} numbers")
+    return [_checked_total(p, value) for p, value in enumerate(result)]
+
+
+def _checked_total(seat: int, value: Any) -> float:
+    """A seat's total reward: an int or a float within ``MAX_RESULT``, compared before any
+    conversion (``float(10**400)`` overflows)."""
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        raise TypeError(f"result[{seat}] must be a number, got {type(value).__name__}")
+    if not -MAX_RESULT <= value <= MAX_RESULT:  # false for NaN too
+        raise ValueError(f"result[{seat}] must be a number in [-{MAX_RESULT}, {MAX_RESULT}]")
+    return float(value)

@@ -3,6 +3,7 @@ result), and a record that lies or is malformed is refused with a reason."""
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import os
 import subprocess
@@ -15,6 +16,7 @@ import pytest
 import presages_env
 from presages_env import records
 from presages_env.core.header import HDR_TERMINAL
+from presages_env.fuzzing.records import fuzz_records
 
 GAMES = presages_env.list_games()
 
@@ -89,9 +91,12 @@ def test_a_record_that_disagrees_with_the_rules_is_refused(name, tmp_path):
         (event, "events"),
         (short, "not over"),
     ):
-        rec = records.from_json(_tampered(name, tmp_path, change))
+        data = _tampered(name, tmp_path, change)
         with pytest.raises(ValueError, match=message):
-            records.replay(rec)
+            records.from_json(data)  # a record from outside is replayed as it is read
+        in_memory = {k: v for k, v in data.items() if k not in ("format", "version", "steps")}
+        with pytest.raises(ValueError, match=message):
+            records.replay(records.GameRecord(**in_memory))
 
 
 def test_malformed_records_are_refused_before_any_replay(tmp_path):
@@ -158,3 +163,68 @@ def test_evaluate_writes_sample_games_that_replay(tmp_path):
         records.replay(rec)
         first = path.name.split("-vs-")[0]
         assert rec.agents.count(first) == 1  # one seat, rotating
+
+
+# ---- records from outside (issue 27, defect 6) ----------------------------------------------
+def good_record(name: str = "president") -> dict:
+    n, actions, _ = random_game(name, seed=2)
+    return records.record(name, n, 2, actions).to_json()
+
+
+@pytest.mark.parametrize(
+    "text",
+    ['{"format": ' + "[" * 100_000 + "]" * 100_000 + "}", "[" * 100_000, '{"a":' * 50_000],
+    ids=["closed", "open", "objects"],
+)
+def test_deeply_nested_json_is_refused_with_a_reason(text, tmp_path):
+    path = tmp_path / "deep.json"
+    path.write_text(text)
+    with pytest.raises(ValueError, match="nested"):
+        records.load(path)
+
+
+def test_a_result_too_large_for_a_float_is_refused():
+    data = good_record()
+    data["result"][0] = 10**400
+    with pytest.raises(ValueError, match="result"):
+        records.from_json(data)
+
+
+@pytest.mark.parametrize("version", [True, 1.0, "1", None])
+def test_the_version_must_be_the_int_this_library_reads(version):
+    with pytest.raises(ValueError, match="version"):
+        records.from_json(dict(good_record(), version=version))
+
+
+def test_a_lone_surrogate_in_an_agent_name_is_refused_by_load(tmp_path):
+    data = good_record()
+    data["agents"][0] = "bad \ud800 name"
+    path = tmp_path / "game.json"
+    path.write_text(json.dumps(data))  # the JSON escape \ud800: valid JSON, not valid text
+    with pytest.raises(ValueError, match="agents"):
+        records.load(path)
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_fuzzed_records_are_refused_cleanly_or_load_and_work(name):
+    report = fuzz_records(name, 300, seed=1)
+    assert not report.failures, "\n".join(report.failures[:10])
+    assert report.outcomes["refused"] and report.outcomes["loaded"], report.line()
+
+
+def test_a_record_larger_than_the_bound_is_refused_unread():
+    too_long = " " * (records.MAX_RECORD_BYTES + 1)
+    for text in (too_long, too_long.encode()):
+        with pytest.raises(ValueError, match="more than"):
+            records.loads(text)
+
+
+def test_save_refuses_what_load_refuses_and_leaves_the_file_as_it_was(tmp_path):
+    rec = records.from_json(good_record())
+    bad = dataclasses.replace(rec, agents=["bad \ud800 name", *rec.agents[1:]])
+    path = tmp_path / "game.json"
+    path.write_text("the previous record")
+    with pytest.raises(ValueError, match="agents"):
+        records.save(bad, path)
+    assert path.read_text() == "the previous record"
+    assert [p.name for p in tmp_path.iterdir()] == ["game.json"]
