@@ -50,6 +50,12 @@ BUDGETS = {
 }
 
 
+def game_label(game: str, options: dict) -> str:
+    """The game and the options that make it a variant, e.g. ``aciliande (teams=True)``."""
+    variant = ", ".join(f"{name}={value}" for name, value in options.items())
+    return f"{game} ({variant})" if variant else game
+
+
 def main() -> None:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--budget", choices=sorted(BUDGETS), default="full")
@@ -73,6 +79,7 @@ def main() -> None:
     steps = args.train_steps or budget.train_steps
     games = args.games or budget.games
     out = Path(args.out)
+    algorithm = "MAPPO-style centralised critic" if args.critic == "global" else "independent PPO"
     start = time.perf_counter()
     sections = []
     for key in args.settings or budget.settings:
@@ -108,7 +115,12 @@ def main() -> None:
             progress=True,
             **options,
         )
-        plot_cross_play(result.cross, out / key / "cross_play.png")
+        plot_cross_play(
+            result.cross,
+            out / key / "cross_play.png",
+            method=f"{k} {algorithm} populations, {steps:,} learner decisions each",
+            game=game_label(game, options),
+        )
         sections.append(
             f"## {label}\n\n{coordination_table(result)}\n\n"
             f"Cross-play matrix (row population in one seat, column population in the other; "
@@ -117,7 +129,6 @@ def main() -> None:
         )
         print(sections[-1])
     wall = time.perf_counter() - start
-    algorithm = "MAPPO-style centralised critic" if args.critic == "global" else "independent PPO"
     search_note = f"search partner: {budget.search_simulations} simulations per move"
     header = (
         f"# Zero-shot coordination ({args.budget} budget)\n\n"

@@ -87,7 +87,8 @@ def main() -> None:
     )
     warm_model, warm_curve = train(warm)
     curves = {"from scratch": scratch_curve, "warm-started": warm_curve}
-    plot_learning_curve(curves, out / "learning_curves.png")
+    methods = "MaskablePPO self-play, from scratch vs warm-started (heuristic cloned, hints read)"
+    plot_learning_curve(curves, out / "learning_curves.png", method=methods)
     for name, curve in curves.items():
         first, last = curve[0], curve[-1]
         print(
@@ -122,7 +123,7 @@ def main() -> None:
     table, ratings = results_table(results), ratings_table(rate(results))
     print(f"{table}\n\nopenskill ratings:\n\n{ratings}")
     (out / "results.md").write_text(f"# {game}: evaluation\n\n{table}\n\n## Ratings\n\n{ratings}\n")
-    plot_win_rates(results, out / "winrates.png")
+    plot_win_rates(results, out / "winrates.png", method=f"round robin of {', '.join(names)}")
     print(f"\nwrote {out}/results.md, {out}/winrates.png, {out}/learning_curves.png")
     print(f"total time {time.perf_counter() - start:.0f}s")
 

@@ -129,7 +129,7 @@ def main() -> None:
         "## Head-to-head\n\n" + results_table(results),
         "## openskill ratings (Plackett-Luce)\n\n" + ratings_table(rate(results)),
     ]
-    plot_win_rates(results, out / "winrates.png")
+    plot_win_rates(results, out / "winrates.png", method=f"round robin of {', '.join(agents)}")
 
     if has_teams(args.game, args.players):
         _, opponent = make_agent(args.opponent, args)
@@ -139,7 +139,8 @@ def main() -> None:
             "column agent in its other seat(s): how well agents that never trained together "
             "cooperate.\n\n" + cross_play_table(matrix)
         )
-        plot_cross_play(matrix, out / "crossplay.png")
+        method = f"{', '.join(agents)} as partners"
+        plot_cross_play(matrix, out / "crossplay.png", method=method)
 
     if args.record:
         saved = save_sample_games(args, agents, out / "records")

@@ -35,12 +35,17 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import numpy as np
 from machine import busy_seconds, process_seconds, wait_until_quiet
 
 import presages_env
+from presages_env.evaluation.report import new_figure, save_figure, wrapped_title
 from presages_env.games import GAME_CLASSES
+
+if TYPE_CHECKING:
+    from matplotlib.figure import Figure
 
 BATCH_SIZES = (1, 64, 256, 1024, 4096, 16384)
 THREADS = (1, 2)
@@ -284,32 +289,67 @@ def print_sweep(name: str, medians: dict[str, float], batch_sizes, threads) -> N
         print(f"{t:>7} " + "".join(f"{c:>12,.0f}" if c else f"{'-':>12}" for c in cells))
 
 
-def plot(path: Path, sweeps: dict[str, dict[str, float]], batch_sizes, threads) -> None:
-    import matplotlib
+METHOD = "random legal play through the vector env (observation and mask every step)"
 
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
 
-    fig, axes = plt.subplots(1, len(threads), figsize=(5.5 * len(threads), 4), sharey=True)
-    axes = np.atleast_1d(axes)
+def plot(
+    path: Path,
+    sweeps: dict[str, dict[str, float]],
+    batch_sizes,
+    threads,
+    *,
+    samples: dict[str, dict[str, list[float]]] | None = None,
+) -> Path:
+    """Save :func:`throughput_figure` as a PNG at ``path``; returns the path."""
+    path = save_figure(throughput_figure(sweeps, batch_sizes, threads, samples=samples), path)
+    print(f"wrote {path}")
+    return path
+
+
+def throughput_figure(
+    sweeps: dict[str, dict[str, float]],
+    batch_sizes,
+    threads,
+    *,
+    samples: dict[str, dict[str, list[float]]] | None = None,
+) -> Figure:
+    """One panel per thread count: the median steps/s of each sweep (``{"game (Np)":
+    {"B/threads": median}}``) over the batch size and, from ``samples`` (the measurements of
+    each point), bars from the slowest to the fastest. The title names the games, their
+    player counts and the method, and says what the points and bars are."""
+    figure = new_figure(5.5 * len(threads), 4.6)
+    axes = np.atleast_1d(figure.subplots(1, len(threads), sharey=True))
     for ax, t in zip(axes, threads, strict=True):
         for name, medians in sweeps.items():
             xs = [b for b in batch_sizes if f"{b}/{t}" in medians]
             ys = [medians[f"{b}/{t}"] / 1e6 for b in xs]
             style = "--" if name.startswith("pgx") else "-"
-            ax.plot(xs, ys, style, marker="o", label=name)
+            (line,) = ax.plot(xs, ys, style, marker="o", label=name)
+            measured = (samples or {}).get(name)
+            if measured:
+                lows = [min(measured[f"{b}/{t}"]) / 1e6 for b in xs]
+                highs = [max(measured[f"{b}/{t}"]) / 1e6 for b in xs]
+                ax.vlines(xs, lows, highs, color=line.get_color(), linewidth=2, alpha=0.6)
         ax.set_xscale("log", base=2)
         ax.set_yscale("log")
         ax.set_xticks(list(batch_sizes), [str(b) for b in batch_sizes])
         ax.set_xlabel("batch size B (games stepped together)")
         ax.set_title(f"{t} thread{'s' if t > 1 else ''}")
         ax.grid(True, which="both", alpha=0.3)
-    axes[0].set_ylabel("million steps/s (random legal play, obs + mask)")
+    axes[0].set_ylabel("million steps/s")
     axes[0].legend(fontsize=8)
-    fig.tight_layout()
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fig.savefig(path, dpi=120)
-    print(f"wrote {path}")
+    lines = (", ".join(sweeps), METHOD, _spread_note(samples))
+    figure.suptitle(wrapped_title(figure, *lines), fontsize=10)
+    return figure
+
+
+def _spread_note(samples: dict[str, dict[str, list[float]]] | None) -> str:
+    """What the points and bars are: medians of how many measurements, and their range."""
+    counts = {len(v) for table in (samples or {}).values() for v in table.values()}
+    if not counts:
+        return "points: medians; no bars: the measurements were not given"
+    repeats = f"{counts.pop()}" if len(counts) == 1 else f"{min(counts)}-{max(counts)}"
+    return f"points: median of {repeats} measurements each; bars: slowest to fastest of them"
 
 
 def main() -> None:
@@ -367,11 +407,11 @@ def main() -> None:
         args.quiet,
         args.patience,
     )
-    sweeps = {}
+    sweeps, samples = {}, {}
     for game in games:
         n = presages_env.get_game(game).default_players
         name = f"{game} ({n}p)"
-        sweeps[name] = median_table(raw[game])
+        sweeps[name], samples[name] = median_table(raw[game]), raw[game]
         traffic = bytes_per_step(game, n)
         print_sweep(name, sweeps[name], args.batch_sizes, args.threads)
         print(
@@ -387,6 +427,7 @@ def main() -> None:
     if pgx:
         pgx_raw, others["pgx"] = pgx
         sweeps["pgx leduc_holdem (CPU)"] = median_table(pgx_raw)
+        samples["pgx leduc_holdem (CPU)"] = pgx_raw
         print_sweep(
             "pgx leduc_holdem (CPU)",
             sweeps["pgx leduc_holdem (CPU)"],
@@ -402,7 +443,7 @@ def main() -> None:
         )
 
     if args.plot:
-        plot(args.plot, sweeps, args.batch_sizes, args.threads)
+        plot(args.plot, sweeps, args.batch_sizes, args.threads, samples=samples)
     args.json.parent.mkdir(parents=True, exist_ok=True)
     meta = {
         "machine": platform.machine(),

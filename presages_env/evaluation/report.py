@@ -1,18 +1,27 @@
 """Markdown tables and PNG plots of tournament results.
 
 Plots draw on matplotlib's Agg canvas directly, without pyplot, so they work on machines
-without a display and never change the backend of a notebook that imports this module.
+without a display and never change the backend of a notebook that imports this module. Every
+figure's title names the game, the player count and the method, and says what its
+intervals are; win rates against a field carry a labelled chance line. ``*_figure``
+functions build a figure (to inspect or show), ``plot_*`` ones save it.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import textwrap
+from collections.abc import Iterable, Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from presages_env.evaluation.stats import format_number, format_percent
 from presages_env.evaluation.tournament import CrossPlayResult, MatchResult, Rating
+
+if TYPE_CHECKING:
+    from matplotlib.axes import Axes
+    from matplotlib.figure import Figure
 
 
 def markdown_table(header: Sequence[str], rows: Sequence[Sequence[str]]) -> str:
@@ -68,14 +77,33 @@ def cross_play_table(result: CrossPlayResult, confidence: float = 0.95) -> str:
     return markdown_table(header, rows)
 
 
-def plot_win_rates(
-    results: Sequence[MatchResult], path: str | Path, confidence: float = 0.95
-) -> Path:
-    """Horizontal bars of the win rates with their interval as error bars, and a dashed
-    line at the chance level of an equally strong agent."""
-    from matplotlib.backends.backend_agg import FigureCanvasAgg
-    from matplotlib.figure import Figure
+HEAD_TO_HEAD = "head-to-head, seats rotated"
+PARTNERS = "agents paired as partners"
 
+
+def plot_win_rates(
+    results: Sequence[MatchResult],
+    path: str | Path,
+    confidence: float = 0.95,
+    *,
+    method: str = HEAD_TO_HEAD,
+    game: str | None = None,
+) -> Path:
+    """Save :func:`win_rates_figure` as a PNG at ``path``; returns the path."""
+    return save_figure(win_rates_figure(results, confidence, method=method, game=game), path)
+
+
+def win_rates_figure(
+    results: Sequence[MatchResult],
+    confidence: float = 0.95,
+    *,
+    method: str = HEAD_TO_HEAD,
+    game: str | None = None,
+) -> Figure:
+    """Horizontal bars of the win rates with their Wilson interval as error bars, and a
+    labelled dashed line at the chance level of an equally strong agent. The title names the
+    game (``game`` overrides the results' own, e.g. to name a variant), the player count and
+    ``method`` (what the agents are), and says what the bars are."""
     estimates = [result.win_rate_ci(confidence) for result in results]
     values = np.array([100 * e.value for e in estimates])
     # rounding can put a Wilson bound a hair past the rate (1e-17 at a 0% rate)
@@ -87,52 +115,140 @@ def plot_win_rates(
         0,
         None,
     )
+    counts = {result.num_games for result in results}
     labels = [f"{result.focus} vs {result.others}" for result in results]
-    figure = Figure(figsize=(7, 1.2 + 0.4 * len(results)), layout="constrained")
-    FigureCanvasAgg(figure)
+    if len(counts) > 1:
+        labels = [f"{label} (n={r.num_games:,})" for label, r in zip(labels, results, strict=True)]
+    games = f"{counts.pop():,} games each" if len(counts) == 1 else "the n games in each label"
+    figure = new_figure(7.5, 1.8 + 0.4 * len(results))
     axes = figure.add_subplot()
     positions = np.arange(len(results))[::-1]
     axes.barh(positions, values, xerr=errors, capsize=3, color="tab:blue", alpha=0.8)
     for chance in sorted({round(100 * result.chance, 6) for result in results}):
-        axes.axvline(chance, color="grey", linestyle="--", linewidth=1)
+        draw_chance(axes, chance, vertical=True)
     axes.set_yticks(positions, labels)
     axes.set_xlim(0, 100)
-    axes.set_xlabel(f"win rate, % (bars: {confidence:.0%} Wilson interval; dashed: chance)")
+    axes.set_xlabel("win rate of the first agent, % (a tie for the top counts as half a win)")
+    setting = setting_title(
+        [game] if game else [r.game for r in results], [r.num_players for r in results], method
+    )
+    axes.set_title(
+        wrapped_title(
+            figure,
+            setting,
+            "first agent plays one side, the second all others",
+            f"bars: {confidence:.0%} Wilson interval over {games}",
+        ),
+        fontsize=10,
+    )
     if results:
-        first = results[0]
-        axes.set_title(
-            f"{first.game}, {first.num_players} players\n"
-            "first agent plays one side, the second all others"
-        )
-    return _save(figure, path)
+        axes.legend(loc="lower right", fontsize=8)
+    return figure
 
 
-def plot_cross_play(result: CrossPlayResult, path: str | Path, confidence: float = 0.95) -> Path:
-    """Heat map of the cross-play win rates, each cell annotated with its interval."""
-    from matplotlib.backends.backend_agg import FigureCanvasAgg
-    from matplotlib.figure import Figure
+def plot_cross_play(
+    result: CrossPlayResult,
+    path: str | Path,
+    confidence: float = 0.95,
+    *,
+    method: str = PARTNERS,
+    game: str | None = None,
+) -> Path:
+    """Save :func:`cross_play_figure` as a PNG at ``path``; returns the path."""
+    return save_figure(cross_play_figure(result, confidence, method=method, game=game), path)
+
+
+def cross_play_figure(
+    result: CrossPlayResult,
+    confidence: float = 0.95,
+    *,
+    method: str = PARTNERS,
+    game: str | None = None,
+) -> Figure:
+    """Heat map of the cross-play win rates as differences from the self-play mean (the
+    diagonal's), on a diverging scale centred on 0: a 0-100 scale would hide a gap of a few
+    points. Its limits span at least the widest interval's full width, so a difference within
+    a cell's noise never takes more than half the colour. Each cell is annotated with its win
+    rate, interval and difference."""
+    from matplotlib.patches import Rectangle
 
     rates = result.win_rates(confidence)
     values = np.array([[100 * e.value for e in row] for row in rates])
+    half_widths = np.array([[100 * e.half_width for e in row] for row in rates])
+    self_play = float(np.mean(np.diag(values)))
+    gaps = values - self_play
+    limit = float(max(np.abs(gaps).max(), 2 * half_widths.max()))
     size = 1.5 + 1.3 * len(result.names)
-    figure = Figure(figsize=(size + 1, size), layout="constrained")
-    FigureCanvasAgg(figure)
+    figure = new_figure(max(size + 2, 7), size + 0.6)
     axes = figure.add_subplot()
-    image = axes.imshow(values, vmin=0, vmax=100, cmap="viridis")
-    for (row, column), estimate in np.ndenumerate(np.array(rates, dtype=object)):
-        colour = "white" if estimate.value < 0.5 else "black"
-        axes.text(column, row, format_percent(estimate), ha="center", va="center", color=colour)
+    image = axes.imshow(gaps, cmap="RdBu", vmin=-limit, vmax=limit)
+    for (row, column), gap in np.ndenumerate(gaps):
+        text = f"{values[row, column]:.1f}% ± {half_widths[row, column]:.1f}\n{gap:+.1f} pts"
+        colour = "white" if abs(gap) > 0.6 * limit else "black"
+        axes.text(column, row, text, ha="center", va="center", color=colour, fontsize=9)
+    for diagonal in range(len(result.names)):
+        corner = (diagonal - 0.5, diagonal - 0.5)
+        axes.add_patch(Rectangle(corner, 1, 1, fill=False, edgecolor="black", linewidth=1.5))
     ticks = np.arange(len(result.names))
     axes.set_xticks(ticks, result.names)
     axes.set_yticks(ticks, result.names)
-    axes.set_xlabel("partner(s)")
+    axes.set_xlabel("partner(s); outlined: self-play")
     axes.set_ylabel("one seat")
-    axes.set_title(f"cross-play win rate vs {result.opponent}")
-    figure.colorbar(image, ax=axes, label="win rate, %")
-    return _save(figure, path)
+    matches = list(result.matches.values())
+    counts = {match.num_games for match in matches}
+    games = f"{counts.pop():,} games" if len(counts) == 1 else "each pair's games"
+    setting = setting_title(
+        [game] if game else [m.game for m in matches], [m.num_players for m in matches], method
+    )
+    axes.set_title(
+        wrapped_title(
+            figure,
+            setting,
+            f"cross-play win rate vs {result.opponent}: self-play mean {self_play:.1f}%, "
+            f"chance {100 * matches[0].chance:.1f}%",
+            f"cells: win rate ± half its {confidence:.0%} Wilson interval over {games}",
+        ),
+        fontsize=10,
+    )
+    figure.colorbar(image, ax=axes, label=f"win rate − self-play mean ({self_play:.1f}%), points")
+    return figure
 
 
-def _save(figure, path: str | Path) -> Path:
+def setting_title(games: Iterable[str], players: Iterable[int], method: str) -> str:
+    """A figure's first title line: the game(s), the player count(s) and the method."""
+    names = ", ".join(dict.fromkeys(games)) or "no games"
+    counts = "/".join(str(n) for n in sorted(set(players)))
+    return f"{names}, {counts} players: {method}" if counts else f"{names}: {method}"
+
+
+def wrapped_title(figure: Figure, *lines: str) -> str:
+    """Title lines wrapped to the figure's width at font size 10 (matplotlib never wraps a
+    title: a long method name would run off the image)."""
+    width = int(13 * figure.get_figwidth())
+    return "\n".join(textwrap.fill(line, width) for line in lines)
+
+
+def draw_chance(axes: Axes, chance: float, *, vertical: bool) -> None:
+    """A labelled dashed line at ``chance`` (in %): the win rate of an agent exactly as
+    strong as its opponents, 1 / the number of sides."""
+    line = axes.axvline if vertical else axes.axhline
+    line(
+        chance, color="grey", linestyle="--", linewidth=1, label=f"chance {chance:.1f}% (1 / sides)"
+    )
+
+
+def new_figure(width: float, height: float) -> Figure:
+    """A figure on matplotlib's Agg canvas, without pyplot (see the module's docstring)."""
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+    from matplotlib.figure import Figure
+
+    figure = Figure(figsize=(width, height), layout="constrained")
+    FigureCanvasAgg(figure)
+    return figure
+
+
+def save_figure(figure: Figure, path: str | Path) -> Path:
+    """Write ``figure`` as a PNG at ``path`` (its folder created); returns the path."""
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     figure.savefig(path, dpi=120)

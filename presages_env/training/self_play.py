@@ -11,12 +11,22 @@ import csv
 import dataclasses
 import json
 import time
+from collections.abc import Iterable
 from pathlib import Path
+from typing import TYPE_CHECKING
+
+import numpy as np
 
 from presages_env.agents.features import RawFeatures
 from presages_env.agents.ppo import PPOAgent, frozen_copy
+from presages_env.core.validation import check_seed, offset_seed
 from presages_env.games import get_game
 from presages_env.training.opponents import baseline_agent
+
+if TYPE_CHECKING:
+    from matplotlib.figure import Figure
+
+    from presages_env.evaluation.tournament import MatchResult
 
 CRITICS = ("local", "global")
 
@@ -86,6 +96,50 @@ class BudgetBar:
         self.bar.close()
 
 
+class LearningCurve(list):
+    """A run's evaluations, one dict each (``timesteps``, ``seconds``, ``win_rate_vs_<name>``,
+    ``mean_reward_vs_<name>``), and what they measured, so that a plot can say it: the game,
+    its player count, the method trained, the games behind each point and the chance win
+    rate (of a learner exactly as strong as its opponents). ``None``: not recorded."""
+
+    def __init__(
+        self,
+        rows: Iterable[dict] = (),
+        *,
+        method: str = "MaskablePPO self-play",
+        game: str | None = None,
+        num_players: int | None = None,
+        games_per_point: int | None = None,
+        chance: float | None = None,
+    ) -> None:
+        super().__init__(rows)
+        self.method = method
+        self.game = game
+        self.num_players = num_players
+        self.games_per_point = games_per_point
+        self.chance = chance
+
+    def measured_by(self, result: MatchResult) -> None:
+        """Record the setting of an evaluation (every point of a run has the same)."""
+        self.game, self.num_players = result.game, result.num_players
+        self.games_per_point, self.chance = result.num_games, result.chance
+
+
+def method_label(config: TrainConfig) -> str:
+    """How ``config`` trains, in words: the algorithm, then what it starts from and reads."""
+    if config.critic == "global":
+        words = ["MAPPO-style self-play (MaskablePPO, centralised critic)"]
+    else:
+        words = ["MaskablePPO self-play"]
+    if config.warm_start:
+        words.append(f"{config.warm_start} cloned first")
+    if config.init_policy:
+        words.append("continued from a checkpoint")
+    if config.features != "raw":
+        words.append(f"{config.features} features")
+    return ", ".join(words)
+
+
 class _Training:
     """Callback state: pool snapshots, evaluations, time budget, progress bar, logs."""
 
@@ -95,7 +149,7 @@ class _Training:
         self.out = out
         self.start = time.perf_counter()
         self.rollouts = 0
-        self.curve: list[dict] = []
+        self.curve = LearningCurve(method=method_label(config))
         self.baselines = list(env.opponents)
 
     def make_callback(self):
@@ -140,18 +194,19 @@ class _Training:
         learner = learner_agent(model)
         row = {"timesteps": model.num_timesteps, "seconds": time.perf_counter() - self.start}
         for name in self.config.eval_opponents or self.config.baseline_opponents:
-            opponent = baseline_agent(name, self.config.game, seed=self.config.seed + 1)
+            opponent = baseline_agent(name, self.config.game, offset_seed(self.config.seed, 1))
             result = head_to_head(
                 self.config.game,
                 learner,
                 opponent,
                 self.config.eval_games,
                 num_players=self.config.num_players,
-                seed=self.config.seed + 12345,
+                seed=offset_seed(self.config.seed, 12345),
                 **self.config.game_options,
             )
             row[f"win_rate_vs_{name}"] = result.win_rate
             row[f"mean_reward_vs_{name}"] = result.mean_reward
+            self.curve.measured_by(result)
         self.curve.append(row)
         with open(self.out / "learning_curve.csv", "w", newline="") as f:
             writer = csv.DictWriter(f, fieldnames=list(row))
@@ -216,12 +271,13 @@ def continue_from(model, config: TrainConfig, features) -> None:
 def train(config: TrainConfig):
     """Train, checkpoint and log under ``config.out_dir``: ``model.zip`` (MaskablePPO, with
     the optimiser, to resume) and ``policy.pt`` (the policy alone, safe to load and share).
-    Returns the MaskablePPO model and the learning curve."""
+    Returns the MaskablePPO model and the :class:`LearningCurve`."""
     from sb3_contrib import MaskablePPO
     from stable_baselines3.common.logger import configure
 
     from presages_env.training.vec_env import SelfPlayVecEnv
 
+    check_seed(config.seed, "config.seed")  # before anything is written
     if config.critic not in CRITICS:
         raise ValueError(f"critic must be one of {CRITICS}, got {config.critic!r}")
     if config.critic == "global" and (config.warm_start or config.init_policy):
@@ -289,32 +345,87 @@ def train(config: TrainConfig):
     return model, training.curve
 
 
-def plot_learning_curve(curve: list[dict] | dict[str, list[dict]], path: Path) -> None:
-    """Win rates against each evaluation opponent over learner decisions. Several named
-    runs (``{"from scratch": curve, ...}``) share the plot: one line style per run, one
-    colour per opponent."""
-    import matplotlib
+def plot_learning_curve(
+    curve: list[dict] | dict[str, list[dict]],
+    path: str | Path,
+    *,
+    method: str | None = None,
+    confidence: float = 0.95,
+) -> Path:
+    """Save :func:`learning_curve_figure` as a PNG at ``path``; returns the path."""
+    from presages_env.evaluation.report import save_figure
 
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
+    figure = learning_curve_figure(curve, method=method, confidence=confidence)
+    return save_figure(figure, path)
+
+
+def learning_curve_figure(
+    curve: list[dict] | dict[str, list[dict]],
+    *,
+    method: str | None = None,
+    confidence: float = 0.95,
+) -> Figure:
+    """Win rates against each evaluation opponent over learner decisions, each point with a
+    band of its Wilson interval, and a labelled chance line. Several named runs
+    (``{"from scratch": curve, ...}``) share the plot: one line style per run, one colour per
+    opponent. The game, player count, method (``method`` overrides the runs' own), games per
+    point and chance come from :class:`LearningCurve`; a plain list of rows has none."""
+    from presages_env.evaluation.report import (
+        draw_chance,
+        new_figure,
+        setting_title,
+        wrapped_title,
+    )
 
     runs = curve if isinstance(curve, dict) else {"": curve}
-    fig, ax = plt.subplots(figsize=(7, 4))
+    described = [rows for rows in runs.values() if isinstance(rows, LearningCurve)]
+    figure = new_figure(8, 4.8)
+    axes = figure.add_subplot()
     colours: dict[str, str] = {}
     for style, (run, rows) in zip(("-", "--", ":", "-."), runs.items(), strict=False):
         steps = [row["timesteps"] for row in rows]
+        games = getattr(rows, "games_per_point", None)
         for key in rows[0]:
             if key.startswith("win_rate_vs_"):
                 opponent = key[len("win_rate_") :].replace("_", " ")
                 colour = colours.setdefault(opponent, f"C{len(colours)}")
                 label = f"{run}: {opponent}" if run else opponent
-                values = [row[key] for row in rows]
-                ax.plot(steps, values, style, color=colour, marker="o", label=label)
-    ax.set_xlabel("learner decisions")
-    ax.set_ylabel("win rate")
-    ax.set_ylim(0, 1)
-    ax.grid(alpha=0.3)
-    ax.legend()
-    fig.tight_layout()
-    fig.savefig(path, dpi=120)
-    plt.close(fig)
+                rates = np.array([row[key] for row in rows])
+                axes.plot(steps, 100 * rates, style, color=colour, marker="o", label=label)
+                if games:
+                    low, high = _wilson_band(rates, games, confidence)
+                    axes.fill_between(steps, 100 * low, 100 * high, color=colour, alpha=0.15)
+    for chance in sorted({rows.chance for rows in described if rows.chance is not None}):
+        draw_chance(axes, 100 * chance, vertical=False)
+    methods = [rows.method for rows in described] or ["method not recorded"]
+    setting = setting_title(
+        [rows.game for rows in described if rows.game] or ["game not recorded"],
+        [rows.num_players for rows in described if rows.num_players],
+        method or " / ".join(dict.fromkeys(methods)),
+    )
+    axes.set_title(wrapped_title(figure, setting, _band_note(runs, confidence)), fontsize=10)
+    axes.set_xlabel("learner decisions")
+    axes.set_ylabel("win rate, % (a tie for the top counts as half a win)")
+    axes.set_ylim(0, 100)
+    axes.grid(alpha=0.3)
+    axes.legend(fontsize=8)
+    return figure
+
+
+def _wilson_band(rates: np.ndarray, games: int, confidence: float):
+    """Lower and upper Wilson bounds of win rates each measured over ``games`` games."""
+    from presages_env.evaluation.stats import wilson_interval
+
+    bounds = [wilson_interval(min(max(r * games, 0.0), games), games, confidence) for r in rates]
+    return np.array(bounds).T
+
+
+def _band_note(runs: dict[str, list[dict]], confidence: float) -> str:
+    """What the bands are: the interval and the games behind each point."""
+    games = {getattr(rows, "games_per_point", None) for rows in runs.values()}
+    recorded = games - {None}
+    if not recorded:
+        return "no bands: the games behind each point were not recorded"
+    count = f"{recorded.pop():,} games" if len(recorded) == 1 else "each run's games"
+    unbanded = "; runs without a band did not record their games" if None in games else ""
+    return f"bands: {confidence:.0%} Wilson interval over {count} per point{unbanded}"

@@ -299,3 +299,53 @@ def test_a_win_rate_of_zero_plots(tmp_path):
     )
     assert lost.win_rate_ci().low > lost.win_rate_ci().value  # the rounding this guards
     assert plot_win_rates([lost], tmp_path / "zero.png").exists()
+
+
+def team_series(focus: str, wins: int, games: int = 100, teams: int = 2) -> MatchResult:
+    """``games`` games of two seats per team against ``random``; the focus's team (side 0)
+    wins the first ``wins``, side 1 the others."""
+    sides = np.tile(np.arange(2 * teams) % teams, (games, 1))
+    winner = np.where(np.arange(games) < wins, 0, 1)
+    rewards = np.where(sides == winner[:, None], 1.0, -1.0)
+    return MatchResult(
+        focus, "random", "presages", 2 * teams, rewards, sides, np.zeros(games, dtype=np.int64)
+    )
+
+
+def test_the_win_rate_plot_names_its_setting_its_interval_and_chance(tmp_path):
+    from presages_env.evaluation.report import win_rates_figure
+
+    results = [team_series("ppo", 70, teams=3), team_series("heuristic", 40, teams=3)]
+    figure = win_rates_figure(results, method="PPO self-play against the field")
+    axes = figure.axes[0]
+    title = " ".join(axes.get_title().split())  # wrapped lines joined
+    assert "presages, 6 players: PPO self-play against the field" in title
+    assert "bars: 95% Wilson interval over 100 games each" in title
+    chance = [line for line in axes.lines if line.get_label().startswith("chance")]
+    assert len(chance) == 1 and chance[0].get_xdata() == pytest.approx([100 / 3] * 2)
+    assert chance[0].get_label() in [t.get_text() for t in axes.get_legend().get_texts()]
+    assert plot_win_rates(results, tmp_path / "setting.png").exists()  # the default method
+
+
+def test_the_cross_play_map_shows_the_gap_to_self_play_on_a_centred_scale():
+    from presages_env.evaluation import CrossPlayResult
+    from presages_env.evaluation.report import cross_play_figure
+
+    wins = {("a", "a"): 64, ("a", "b"): 60, ("b", "a"): 59, ("b", "b"): 66}
+    matches = {pair: team_series(" + ".join(pair), won) for pair, won in wins.items()}
+    result = CrossPlayResult(["a", "b"], "random", matches)
+    figure = cross_play_figure(result, method="independent PPO populations")
+    axes, colour_bar = figure.axes
+    title = " ".join(axes.get_title().split())  # wrapped lines joined
+    assert "presages, 4 players: independent PPO populations" in title
+    assert "self-play mean 65.0%, chance 50.0%" in title
+    assert "95% Wilson interval over 100 games" in title
+    image = axes.images[0]
+    np.testing.assert_allclose(image.get_array(), [[-1, -5], [-6, 1]])  # minus the 65% mean
+    assert image.norm.vmin == -image.norm.vmax
+    # the scale spans the widest interval: a 6-point gap over 100 games is noise, not saturated
+    widest = max(match.win_rate_ci().half_width for match in matches.values())
+    assert image.norm.vmax == pytest.approx(200 * widest)
+    assert "self-play mean (65.0%)" in colour_bar.get_ylabel()
+    cells = [text.get_text() for text in axes.texts]
+    assert cells[1].startswith("60.0% ± ") and cells[1].endswith("-5.0 pts")

@@ -110,7 +110,10 @@ def test_a_run_continues_from_a_saved_policy_and_refuses_a_mismatched_one(tmp_pa
         game="president", total_timesteps=64, num_envs=4, n_steps=16, batch_size=64,
         n_epochs=1, net_arch=(8,), eval_games=4, warm_start=None, max_snapshots=0,
     )  # fmt: skip
-    train(TrainConfig(**tiny, out_dir=str(tmp_path / "first")))
+    _model, curve = train(TrainConfig(**tiny, out_dir=str(tmp_path / "first")))
+    # the curve records what its points measured, for its plot to say
+    assert (curve.game, curve.num_players, curve.games_per_point) == ("president", 4, 4)
+    assert (curve.method, curve.chance) == ("MaskablePPO self-play", 0.25)
     first = tmp_path / "first" / "policy.pt"
     frozen = dict(tiny, learning_rate=0.0, init_policy=str(first))
     train(TrainConfig(**frozen, out_dir=str(tmp_path / "second")))
@@ -122,3 +125,35 @@ def test_a_run_continues_from_a_saved_policy_and_refuses_a_mismatched_one(tmp_pa
         train(TrainConfig(**dict(frozen, features="heuristic_hints"), out_dir=str(tmp_path / "x")))
     with pytest.raises(ValueError, match="not both"):
         train(TrainConfig(**dict(frozen, warm_start="heuristic"), out_dir=str(tmp_path / "y")))
+
+
+def test_the_learning_curve_plot_names_its_setting_bands_and_chance(tmp_path):
+    from presages_env.training.self_play import (
+        LearningCurve,
+        learning_curve_figure,
+        plot_learning_curve,
+    )
+
+    rows = [
+        {"timesteps": t, "win_rate_vs_random": r, "win_rate_vs_heuristic": h}
+        for t, r, h in [(0, 0.5, 0.2), (1000, 0.7, 0.3), (2000, 0.8, 0.45)]
+    ]
+    setting = dict(game="presages", num_players=4, games_per_point=400, chance=0.5)
+    curve = LearningCurve(rows, method="MaskablePPO self-play, heuristic cloned first", **setting)
+    axes = learning_curve_figure(curve).axes[0]
+    title = " ".join(axes.get_title().split())  # wrapped lines joined
+    assert "presages, 4 players: MaskablePPO self-play, heuristic cloned first" in title
+    assert "bands: 95% Wilson interval over 400 games per point" in title
+    assert len(axes.collections) == 2  # one band per opponent
+    chance = [line for line in axes.lines if line.get_label().startswith("chance")]
+    assert len(chance) == 1 and chance[0].get_ydata() == pytest.approx([50, 50])
+    assert chance[0].get_label() in [t.get_text() for t in axes.get_legend().get_texts()]
+
+    runs = {"from scratch": curve, "warm-started": LearningCurve(rows, **setting)}
+    title = " ".join(learning_curve_figure(runs, method="two runs").axes[0].get_title().split())
+    assert "presages, 4 players: two runs" in title
+
+    plain = learning_curve_figure(rows).axes[0]  # rows alone: nothing recorded, no band
+    assert "game not recorded" in plain.get_title() and "no bands" in plain.get_title()
+    assert not plain.collections
+    assert plot_learning_curve(curve, tmp_path / "curve.png").exists()
