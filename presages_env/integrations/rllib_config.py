@@ -1,9 +1,9 @@
 """PPO on the new API stack, set up for the games: env registered, masking module, runner.
 
-RLlib's action-masking module (``ActionMaskingTorchRLModule``, shipped with RLlib) reads the
-``{"observations", "action_mask"}`` observations and gives illegal actions zero probability.
-Its network is RLlib's default MLP: tanh layers of ``hiddens`` for the policy and the value
-function apart, which is exactly the shape of the library's PPO checkpoints
+The action-masking module (:class:`~presages_env.integrations.rllib_module.ActionMaskingPPOModule`)
+reads the ``{"observations", "action_mask"}`` observations and gives illegal actions zero
+probability. Its network is RLlib's default MLP: tanh layers of ``hiddens`` for the policy and
+the value function apart, which is exactly the shape of the library's PPO checkpoints
 (:mod:`~presages_env.integrations.rllib_convert` turns one into the other).
 """
 
@@ -15,10 +15,10 @@ from typing import Any
 from ray.rllib.algorithms.ppo import PPOConfig
 from ray.rllib.core.rl_module.multi_rl_module import MultiRLModuleSpec
 from ray.rllib.core.rl_module.rl_module import RLModuleSpec
-from ray.rllib.examples.rl_modules.classes.action_masking_rlm import ActionMaskingTorchRLModule
 from ray.tune.registry import register_env
 
 from presages_env.integrations.rllib_env import CardGameMultiAgentEnv
+from presages_env.integrations.rllib_module import ActionMaskingPPOModule
 from presages_env.integrations.rllib_runner import BatchedEnvRunner
 
 ENV_NAME = "presages_env"
@@ -32,7 +32,7 @@ def register() -> str:
 
 def masking_module_spec(hiddens: Sequence[int] = (256, 256)) -> RLModuleSpec:
     return RLModuleSpec(
-        module_class=ActionMaskingTorchRLModule,
+        module_class=ActionMaskingPPOModule,
         model_config={"fcnet_hiddens": list(hiddens), "fcnet_activation": "tanh"},
     )
 

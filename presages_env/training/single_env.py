@@ -9,9 +9,12 @@ checkers and wrappers, and as the reference the batched views
 
 Observations are the learner's features as ``float32``; its legal actions are in
 ``info["action_mask"]`` (``int8``) and ``action_masks()`` (``bool``, for sb3-contrib's
-``MaskablePPO``). With ``illegal_action="terminate"`` an illegal action ends the episode
-with a reward of -1 instead of raising, which generic checkers (Gymnasium's and SB3's
-``check_env`` step random actions) need.
+``MaskablePPO``). An illegal action ends the episode by default, as PettingZoo's
+``TerminateIllegalWrapper`` does for a seat (``illegal_action="terminate"``): the learner
+gets -1, ``terminated`` is true and ``info["illegal_action"]`` is ``True``, whichever seat of
+its team it acted for. Generic checkers (Gymnasium's and SB3's ``check_env``) step random
+actions, so they need this. ``illegal_action="raise"`` refuses one with a ``ValueError``
+instead, changing nothing: a masking bug then fails loudly.
 """
 
 from __future__ import annotations
@@ -24,6 +27,8 @@ from gymnasium import spaces
 
 import presages_env
 from presages_env.agents.features import make_features
+from presages_env.core.header import step_of
+from presages_env.core.validation import MAX_STEP, check_int, optional_seed
 from presages_env.training.learner_batch import SEED_BOUND
 from presages_env.training.opponents import OpponentSpec, opponent_agents
 
@@ -34,8 +39,9 @@ class SingleAgentEnv(gymnasium.Env):
 
     ``opponents``: an Agent, ``"random"``, ``"heuristic"``, or a list of them. Opponents
     given by name are rebuilt at every seeded reset, so a seed fixes the whole episode.
-    ``max_steps`` truncates a game after that many decisions (all seats'); the remaining
-    keyword arguments are the game's options.
+    ``max_steps`` truncates a game at the learner's first decision once the game has had
+    that many decisions (all seats'), as the batched views do: every episode has a learner
+    decision, however small the cap. The remaining keyword arguments are the game's options.
     """
 
     metadata = {"render_modes": ["ansi"], "render_fps": 2}
@@ -47,16 +53,19 @@ class SingleAgentEnv(gymnasium.Env):
         num_players: int | None = None,
         team_play: bool = False,
         features: str = "raw",
-        illegal_action: str = "raise",
+        illegal_action: str = "terminate",
         max_steps: int | None = None,
         render_mode: str | None = None,
         **options: Any,
     ) -> None:
+        if max_steps is not None:
+            max_steps = check_int(max_steps, "max_steps", 1, MAX_STEP)
+        self.max_steps = max_steps
+        self._cut = False  # the episode was truncated by max_steps
         self.aec = presages_env.make(
             game,
             num_players=num_players,
             render_mode=render_mode,
-            max_steps=max_steps,
             illegal_action=illegal_action,
             **options,
         )
@@ -75,11 +84,13 @@ class SingleAgentEnv(gymnasium.Env):
         self._opponent = self.opponents[0]
 
     def reset(self, *, seed: int | None = None, options: dict | None = None):
+        seed = optional_seed(seed)  # before Gymnasium's seeding, which has rules of its own
         super().reset(seed=seed)
         if seed is not None:
             self.opponents = opponent_agents(self._opponent_spec, self.aec.game.name, seed)
         rng = self.np_random
         self.aec.reset(seed=int(rng.integers(SEED_BOUND)), options=options)
+        self._cut = False
         agents = self.aec.possible_agents
         seat = int(rng.integers(len(agents)))
         teams = self.aec.game.teams(self.aec.get_state())
@@ -93,10 +104,11 @@ class SingleAgentEnv(gymnasium.Env):
     def step(self, action: Any):
         if self._over():
             raise ValueError("the episode is over; call reset()")
-        reward = self._pending + self._act(action) + self._play_opponents()
+        reward = self._pending + self._learner_act(action) + self._play_opponents()
         self._pending = 0.0
         terminated = self.aec.terminations[self.learner]
-        truncated = self.aec.truncations[self.learner] and not terminated
+        self._cut = not terminated and self._past_step_cap()
+        truncated = (self.aec.truncations[self.learner] and not terminated) or self._cut
         return self._observation(), float(reward), terminated, truncated, self._info()
 
     def action_masks(self) -> np.ndarray:
@@ -116,11 +128,27 @@ class SingleAgentEnv(gymnasium.Env):
 
     def _info(self) -> dict[str, Any]:
         info = dict(self.aec.infos.get(self.learner, {}))
+        if any(self.aec.infos.get(seat, {}).get("illegal_action") for seat in self._team):
+            info["illegal_action"] = True  # for the learner's partner, so the learner's
         info["action_mask"] = self._mask()
         return info
 
     def _over(self) -> bool:
-        return self.aec.terminations[self.learner] or self.aec.truncations[self.learner]
+        return (
+            self._cut or self.aec.terminations[self.learner] or self.aec.truncations[self.learner]
+        )
+
+    def _past_step_cap(self) -> bool:
+        return self.max_steps is not None and step_of(self.aec.get_state()) >= self.max_steps
+
+    def _learner_act(self, action: Any) -> float:
+        """Apply the learner's action for its team's seat to act; the learner's reward. An
+        illegal one (``"terminate"``) costs the learner the offender's penalty."""
+        seat = self.aec.agent_selection
+        reward = self._act(action)
+        if self.aec.infos[seat].get("illegal_action"):
+            return float(self.aec.rewards[seat])
+        return reward
 
     def _act(self, action: Any) -> float:
         """Apply one action of the seat to act; the learner's reward for that transition."""

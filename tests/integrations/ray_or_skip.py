@@ -1,16 +1,58 @@
-"""Ray for the tests that need it: skipped in the main venv, required in `make test-rllib`.
+"""Ray (and Tianshou) for the tests that need them: skipped in the main venv, required in
+`make test-rllib`.
 
 Ray pins an older gymnasium, so it lives in its own venv; there ``PRESAGES_REQUIRE_RAY=1``
-turns a missing Ray into a failure instead of a silent skip.
+turns a missing extra into a failure instead of a silent skip.
+
+RLlib reports a deprecation by logging it, once per process, not as a Python warning.
+:func:`import_rllib` turns each such record into a ``DeprecationWarning`` raised at the call
+that caused it, so :data:`FAIL_ON_DEPRECATIONS` (the RLlib test modules' ``pytestmark``)
+fails the test whose call uses a deprecated RLlib API, and a deprecated import fails the
+collection.
 """
 
 import importlib
+import logging
 import os
+import re
+import warnings
 
 import pytest
 
+# What RLlib logs whatever its caller does: every RLModule's constructor builds the
+# deprecated RLModuleConfig (ray 2.60).
+RLLIB_OWN_DEPRECATIONS = ("`RLModule(config=[RLModuleConfig object])` has been deprecated",)
+IGNORED = [f"ignore:{re.escape(message)}:DeprecationWarning" for message in RLLIB_OWN_DEPRECATIONS]
+FAIL_ON_DEPRECATIONS = pytest.mark.filterwarnings("error::DeprecationWarning", *IGNORED)
+RAY_DEPRECATION_LOGGER = "ray._common.deprecation"  # where ray.rllib's deprecations log
+
+
+def import_extra(name: str):
+    """``name``, an extra of `make test-rllib`'s venv (Ray, Tianshou)."""
+    if os.environ.get("PRESAGES_REQUIRE_RAY"):
+        return importlib.import_module(name)
+    return pytest.importorskip(name, reason=f"{name} runs in `make test-rllib`'s own venv")
+
 
 def import_ray():
-    if os.environ.get("PRESAGES_REQUIRE_RAY"):
-        return importlib.import_module("ray")
-    return pytest.importorskip("ray", reason="Ray runs in `make test-rllib`'s own venv")
+    return import_extra("ray")
+
+
+class DeprecationsAsWarnings(logging.Handler):
+    def emit(self, record: logging.LogRecord) -> None:
+        message = record.getMessage().removeprefix("DeprecationWarning: ")
+        warnings.warn(message, DeprecationWarning, stacklevel=2)
+
+
+def import_rllib():
+    """``presages_env.rllib``, imported with RLlib's deprecations raised as errors (but its
+    own); later deprecations become warnings that the test modules' filters turn to errors."""
+    import_ray()
+    logger = logging.getLogger(RAY_DEPRECATION_LOGGER)
+    if not any(isinstance(handler, DeprecationsAsWarnings) for handler in logger.handlers):
+        logger.addHandler(DeprecationsAsWarnings())
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", DeprecationWarning)
+        for message in RLLIB_OWN_DEPRECATIONS:
+            warnings.filterwarnings("ignore", re.escape(message), DeprecationWarning)
+        return importlib.import_module("presages_env.rllib")

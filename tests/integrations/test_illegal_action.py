@@ -6,6 +6,7 @@ from pettingzoo.test import api_test
 
 import presages_env
 from presages_env.core.aec import ILLEGAL_ACTION_PENALTY
+from presages_env.games import GAME_CLASSES
 
 GAMES = ["president", "presages", "aciliande"]
 
@@ -37,6 +38,17 @@ def test_an_illegal_action_ends_the_game_with_a_penalty_for_the_offender(game):
     env.reset(seed=1)  # a new game starts normally
     assert env.observe(env.agent_selection)["action_mask"].any()
     assert "illegal_action" not in env.infos[env.agent_selection]
+
+
+@pytest.mark.parametrize("game", list(GAME_CLASSES))
+def test_every_illegal_action_is_refused_with_a_value_error_naming_it(game):
+    """Res Arcana's label of an ordering action beyond the cards looked at raised IndexError."""
+    env = presages_env.make(game)
+    env.reset(seed=0)
+    mask = env.observe(env.agent_selection)["action_mask"]
+    for action in np.flatnonzero(mask == 0):
+        with pytest.raises(ValueError, match=f"action {action} .* is not legal now"):
+            env.step(int(action))
 
 
 def test_raise_stays_the_default_and_changes_nothing():

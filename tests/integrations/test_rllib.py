@@ -4,9 +4,11 @@ import os
 
 import numpy as np
 import pytest
-from ray_or_skip import import_ray
+from ray_or_skip import FAIL_ON_DEPRECATIONS, import_ray, import_rllib
 
 ray = import_ray()
+import_rllib()
+pytestmark = FAIL_ON_DEPRECATIONS
 
 from ray.rllib.utils.pre_checks.env import check_multiagent_environments  # noqa: E402
 

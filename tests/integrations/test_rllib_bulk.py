@@ -2,9 +2,10 @@
 
 import numpy as np
 import pytest
-from ray_or_skip import import_ray
+from ray_or_skip import FAIL_ON_DEPRECATIONS, import_rllib
 
-import_ray()
+import_rllib()
+pytestmark = FAIL_ON_DEPRECATIONS
 
 from presages_env.rllib import BatchedEnvRunner, ppo_config  # noqa: E402
 
