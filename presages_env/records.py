@@ -245,8 +245,7 @@ def _play(game: Game, n: int, seed: int, actions: list[int], opts: Any) -> _Play
         ends.append(len(log.records))
         total += rewards
         states.append(state.copy())
-    kinds = game.kernel.EVENT_KINDS
-    every = [ev.decode(kinds, r, n) for r in log.records]
+    every = game.decode_events(log.records, n)
     public = [_event_json(e) for e in every if e.visible_to == "all"]
     transitions = [every[start:end] for start, end in zip([0, *ends], ends, strict=False)]
     return _Played(states, seats, labels, public, [float(x) for x in total], transitions)

@@ -209,13 +209,13 @@ class CardGameEnv(AECEnv):
 
     def events(self, seat: int | None = None) -> list[ev.Event]:
         """What happened this episode (since ``reset`` or ``set_state``), in order: every
-        event ``seat`` may see, or every event with ``seat=None`` (a referee's log)."""
+        event ``seat`` may see, or every event with ``seat=None`` (a referee's log); each
+        prints as words (``str(event)``, its ``text``), its fields stay in ``kind``/``args``."""
         self._require_reset("events()")
         records = self._log.records
         if seat is not None:
             records = ev.visible_to(records, check_int(seat, "seat", 0, self.num_players - 1))
-        kinds = self.game.kernel.EVENT_KINDS
-        return [ev.decode(kinds, record, self.num_players) for record in records]
+        return self.game.decode_events(records, self.num_players)
 
     def observe_public(self) -> np.ndarray:
         """The public information state: every event all seats saw this episode, encoded

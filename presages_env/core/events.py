@@ -16,7 +16,7 @@ kernel's ``EVENT_KINDS``.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import numba as nb
@@ -109,6 +109,11 @@ def is_public(records: np.ndarray) -> np.ndarray:
     return records[:, VISIBLE] == PUBLIC
 
 
+def seat_name(seat: int) -> str:
+    """How every game's event text names a seat: ``P0`` is seat 0 (agent ``player_0``)."""
+    return f"P{seat}"
+
+
 @dataclass(frozen=True)
 class Event:
     """One decoded record: ``kind`` and argument names come from the game's ``EVENT_KINDS``."""
@@ -117,8 +122,17 @@ class Event:
     actor: int
     visible_to: tuple[int, ...] | str  # the seats, or "all"
     args: dict[str, int]
+    # The event in words (``Game.describe_event``), filled by ``Game.decode_events``; it
+    # names only what the seats in ``visible_to`` see.
+    text: str = field(default="", compare=False)
+
+    def seen_by(self, seat: int) -> bool:
+        """Whether ``seat`` may see this event."""
+        return self.visible_to == "all" or seat in self.visible_to
 
     def __str__(self) -> str:
+        if self.text:
+            return self.text
         who = "table" if self.actor < 0 else f"player_{self.actor}"
         details = ", ".join(f"{name}={value}" for name, value in self.args.items())
         return f"{who}: {self.kind}({details})"

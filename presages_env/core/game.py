@@ -41,6 +41,7 @@ from typing import Any, ClassVar
 
 import numpy as np
 
+from presages_env.core import events as ev
 from presages_env.core.actions import check_action
 from presages_env.core.header import (
     GLOBAL_HEADER_SLOTS,
@@ -111,6 +112,8 @@ class Game:
     validate_state: ClassVar[Callable[[np.ndarray], None]]
     # The game's view module (core/view.py): ``state_view`` and ``seat_view``.
     viewer: ClassVar[ModuleType]
+    # The game's event wording (games/<game>/event_text.py): ``describe(event) -> str``.
+    event_texts: ClassVar[ModuleType]
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
@@ -163,6 +166,11 @@ class Game:
                 raise TypeError(
                     f"{cls.__name__} needs a viewer module with state_view(state) and "
                     "seat_view(obs, seat, num_players) (core/view.py): renderers draw it"
+                )
+            if not callable(getattr(cls.__dict__.get("event_texts"), "describe", None)):
+                raise TypeError(
+                    f"{cls.__name__} needs an event_texts module with describe(event): the "
+                    "env, the terminal and the replay page word its events with it"
                 )
 
     # ---- the kernels, checked (internal code calls ``self.kernel.*`` directly) ------------
@@ -244,6 +252,19 @@ class Game:
         """An upper bound on the events one seat sees in the longest legal episode with
         these options: the length of its information state."""
         raise NotImplementedError  # every game overrides it (checked at class definition)
+
+    def describe_event(self, event: ev.Event, seat: int | None = None) -> str:
+        """``event`` in words, with seat (``P0`` is seat 0), card and essence names: for the
+        referee (``seat=None``) or for a seat that sees it. Any other seat is refused
+        (``ValueError``), so a private card is never worded for a seat that may not see it."""
+        if seat is not None and not event.seen_by(seat):
+            raise ValueError(f"seat {seat} does not see this {event.kind} event")
+        return self.event_texts.describe(event)
+
+    def decode_events(self, records: np.ndarray, num_players: int) -> list[ev.Event]:
+        """The :class:`~presages_env.core.events.Event` of each record, with its text."""
+        decoded = (ev.decode(self.kernel.EVENT_KINDS, r, num_players) for r in records)
+        return [dataclasses.replace(e, text=self.describe_event(e)) for e in decoded]
 
     # ---- sizes -------------------------------------------------------------------------
     def state_size(self, num_players: int) -> int:

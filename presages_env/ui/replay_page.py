@@ -40,7 +40,7 @@ def page_data(rec: records.GameRecord, seat: int | None = None) -> dict[str, Any
     states, transitions = records.transitions(rec)
     frames, rounds = [], []
     for t, (state, events) in enumerate(zip(states, transitions, strict=True)):
-        shown = [e for e in events if seat is None or _sees(e, seat)]
+        shown = [e for e in events if seat is None or e.seen_by(seat)]
         move = _move(game, states[t - 1], rec.actions[t - 1], views) if t else None
         frames.append(
             {
@@ -94,10 +94,6 @@ def _move(game: Game, before: np.ndarray, move: dict[str, Any], views: list[str]
     return {"seat": move["seat"], "label": label}
 
 
-def _sees(event: Event, seat: int) -> bool:
-    return event.visible_to == "all" or seat in event.visible_to
-
-
 def _event(event: Event) -> dict[str, Any]:
     visible = event.visible_to if event.visible_to == "all" else list(event.visible_to)
-    return {"text": str(event), "kind": event.kind, "visible": visible}
+    return {"text": event.text, "kind": event.kind, "visible": visible}

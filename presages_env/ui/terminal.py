@@ -113,7 +113,7 @@ class _Session:
             events = self.env.events(seat)
             console.print(_table(self.game.view(state, seat)))
             if events[seen:]:
-                news = Text("\n".join(str(e) for e in events[seen:]))
+                news = Text("\n".join(e.text for e in events[seen:]))
                 console.print(Panel(news, title="since your last turn"))
             mask = self.env.observe(agent_name)["action_mask"]
             legal = [int(a) for a in np.flatnonzero(mask)]

@@ -42,7 +42,7 @@ def play_randomly(env, seed: int, decisions: int | None = None) -> None:
         raise AssertionError("a random game did not end")
 
 
-def test_a_game_without_an_event_log_or_a_view_is_refused_at_definition():
+def test_a_game_without_an_event_log_a_view_or_event_texts_is_refused_at_definition():
     president = presages_env.get_game("president")
 
     def define(kernel, **extra):
@@ -52,6 +52,7 @@ def test_a_game_without_an_event_log_or_a_view_is_refused_at_definition():
             "state_dtype": np.int8,
             "layout_version": 2,
             "viewer": president.viewer,
+            "event_texts": president.event_texts,
             "max_visible_events": lambda self, n, options: 1,
         }
         return type("Incomplete", (Game,), {**body, **extra})
@@ -66,6 +67,8 @@ def test_a_game_without_an_event_log_or_a_view_is_refused_at_definition():
         define(president.kernel, max_visible_events=Game.max_visible_events)
     with pytest.raises(TypeError, match="viewer"):
         define(president.kernel, viewer=types.SimpleNamespace())
+    with pytest.raises(TypeError, match="event_texts"):
+        define(president.kernel, event_texts=types.SimpleNamespace())
 
 
 def test_unknown_observation_mode_is_refused():

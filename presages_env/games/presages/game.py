@@ -24,19 +24,11 @@ from presages_env.core.header import (
 )
 from presages_env.core.state_io import apply_actions
 from presages_env.core.validation import check_int, check_seed
+from presages_env.games.presages import event_text, view
 from presages_env.games.presages import kernel as k
 from presages_env.games.presages import validate as v
-from presages_env.games.presages import view
-from presages_env.games.presages.cards import (
-    ANSI_COLOURS,
-    COLOUR_LETTERS,
-    COLOURS,
-    ENGLISH_IDS,
-    FRENCH_NAMES,
-    IS_FLASH,
-    NUM_CARDS,
-    is_absolute,
-)
+from presages_env.games.presages.cards import NUM_CARDS, is_absolute
+from presages_env.games.presages.event_text import DIRECTION_NAMES, card_text, logged_text
 
 CARD_ACTION_BASE = k.CARD_ACTION_BASE
 SEAT_ACTION_BASE = k.SEAT_ACTION_BASE
@@ -65,7 +57,6 @@ NODE_NAMES = (
     "LUCK_DISCARD",
     "GAME_OVER",
 )
-_DIRECTION_NAMES = ("none", "BELOW 15", "ABOVE 15")
 
 
 def card_action(value: int) -> int:
@@ -160,6 +151,7 @@ class PresagesGame(Game):
     kernel = k
     validator = v
     viewer = view
+    event_texts = event_text
 
     def validate_options(self, num_players: int, options: PresagesOptions) -> None:
         for name in _FLAG_SLOTS:
@@ -293,7 +285,7 @@ class PresagesGame(Game):
     def action_label(self, state: np.ndarray, action: int) -> str:
         node = node_name(state)
         if 0 <= action < SEAT_ACTION_BASE:
-            return f"{_CARD_VERBS.get(node, 'card')} {_card_text(action + 1, colour=False)}"
+            return f"{_CARD_VERBS.get(node, 'card')} {card_text(action + 1, colour=False)}"
         if SEAT_ACTION_BASE <= action < LAW_BELOW:
             return f"{_SEAT_VERBS.get(node, 'seat')} P{action - SEAT_ACTION_BASE}"
         return _OTHER_LABELS.get(int(action), str(action))
@@ -313,45 +305,11 @@ class PresagesGame(Game):
 # =========================================================================================
 # rendering
 # =========================================================================================
-def _card_text(value: int, colour: bool = True) -> str:
-    """``La Loi[law 15 Y⚡]``, coloured with ANSI codes when ``colour``."""
-    colours = int(COLOURS[value])
-    timing = "⚡" if IS_FLASH[value] else "⏳"
-    text = f"{FRENCH_NAMES[value]}[{ENGLISH_IDS[value]} {value} {COLOUR_LETTERS[colours]}{timing}]"
-    if colour:
-        return f"\x1b[{ANSI_COLOURS[colours]}m{text}\x1b[0m"
-    return text
-
-
-def _event_text(kind: int, a: int, b: int, card: int, colour: bool) -> str:
-    who, other = f"P{a - 1}", f"P{b - 1}"
-    shown = _card_text(card, colour) if card else ""
-    if kind == k.EV_PLACE:
-        return f"{who} placed {shown}" + (f" in front of {other}" if a != b else "")
-    if kind == k.EV_DREAM:
-        return f"{who} sent Le Rêve in front of {other}, who must reply in front of {who}"
-    if kind == k.EV_LAW:
-        return f"{who} chose La Loi {_DIRECTION_NAMES[b]}"
-    if kind == k.EV_WRATH:
-        return f"{who} (La Colère) sent {shown} back into {other}'s hand"
-    if kind == k.EV_BETRAYAL:
-        return f"{who} (La Trahison) took {shown} from in front of {other}"
-    if kind == k.EV_JEALOUSY:
-        return f"{who} (La Jalousie) swapped La Jalousie with {shown} of {other}"
-    if kind == k.EV_SECRET:
-        return f"{who} showed a card to {other} (Le Secret)"
-    if kind == k.EV_ABSOLU:
-        return f"{who} and {other} exchanged a card (L'Absolu)"
-    if kind == k.EV_BOUT_END:
-        return f"bout won by {who} with {shown}; next starter {other}"
-    return f"{who} discarded {shown} from hand (La Chance)"  # EV_LUCK
-
-
 def _log_lines(state: np.ndarray, base: int, length: int, colour: bool) -> list[str]:
     lines = []
     for i in range(int(state[length])):
         kind, a, b, card = (int(x) for x in state[base + 4 * i : base + 4 * i + 4])
-        lines.append("    " + _event_text(kind, a, b, card, colour))
+        lines.append("    " + logged_text(kind, a, b, card, colour))
     return lines
 
 
@@ -361,7 +319,7 @@ def _last_table_text(state: np.ndarray, colour: bool) -> str:
     for s in range(_n(state)):
         card = int(state[k.LAST_TABLE + s])
         where = "discarded" if card < 0 else f"back to P{s}"
-        parts.append(f"{_card_text(abs(card), colour)} {where}")
+        parts.append(f"{card_text(abs(card), colour)} {where}")
     return "last bout ended: " + ", ".join(parts)
 
 
@@ -398,14 +356,14 @@ def render_text(state: np.ndarray, colour: bool = True) -> str:
     ]
     direction = law_direction(state)
     if direction:
-        lines.append(f"  La Loi in play: {_DIRECTION_NAMES[direction]}")
+        lines.append(f"  La Loi in play: {DIRECTION_NAMES[direction]}")
     front = in_front(state)
     current = current_seat(state)
     for s in range(n):
         marker = ">" if s == current else " "
         starter = " (starter)" if s == bout_starter(state) and not state[HDR_TERMINAL] else ""
-        table = _card_text(front[s], colour) if front[s] else "-"
-        cards = " ".join(_card_text(c, colour) for c in hand(state, s))
+        table = card_text(front[s], colour) if front[s] else "-"
+        cards = " ".join(card_text(c, colour) for c in hand(state, s))
         lines.append(
             f"{marker} P{s} team {team_of[s]}{starter}: in front: {table}\n"
             f"      hand ({len(hand(state, s))}): {cards}"
@@ -419,10 +377,10 @@ def render_text(state: np.ndarray, colour: bool = True) -> str:
         lines.append("  this bout:")
         lines += _log_lines(state, k.LOG, k.LOG_LEN, colour)
     pile = discard_pile(state)
-    lines.append(f"  discard pile ({len(pile)}): " + " ".join(_card_text(c, colour) for c in pile))
+    lines.append(f"  discard pile ({len(pile)}): " + " ".join(card_text(c, colour) for c in pile))
     if last_round_winner(state) >= 0:
         shown = ", ".join(
-            f"P{int(state[k.REVEAL + c]) - 1} {_card_text(c, colour)}"
+            f"P{int(state[k.REVEAL + c]) - 1} {card_text(c, colour)}"
             for c in range(1, NUM_CARDS + 1)
             if state[k.REVEAL + c]
         )

@@ -17,12 +17,13 @@ from presages_env.core.view import PlayerView, TableView
 from presages_env.games.presages import game as g
 from presages_env.games.presages import kernel as k
 from presages_env.games.presages.cards import NUM_CARDS
+from presages_env.games.presages.event_text import DIRECTION_NAMES, card_text, logged_text
 
 CARDS = range(1, NUM_CARDS + 1)
 
 
 def _label(card: int) -> str:
-    return g._card_text(int(card), colour=False)
+    return card_text(int(card), colour=False)
 
 
 def _plane(obs: np.ndarray, plane: int) -> np.ndarray:
@@ -42,7 +43,7 @@ def _log(obs: np.ndarray, start: int) -> list[str]:
         kind, a, b, card = (int(x) for x in obs[start + 4 * i : start + 4 * i + 4])
         if not kind:
             break
-        lines.append("    " + g._event_text(kind, a, b, card, colour=False))
+        lines.append("    " + logged_text(kind, a, b, card, colour=False))
     return lines
 
 
@@ -112,7 +113,7 @@ def _build(obs: np.ndarray, n: int, hands: list[list[str] | None], seat: int | N
     ]
     status = [f"round {int(obs[k.OBS_ROUND])}, bout {int(obs[k.OBS_BOUT])}", " | ".join(teams)]
     if obs[k.OBS_LAW_DIR]:
-        status.append(f"La Loi in play: {g._DIRECTION_NAMES[int(obs[k.OBS_LAW_DIR])]}")
+        status.append(f"La Loi in play: {DIRECTION_NAMES[int(obs[k.OBS_LAW_DIR])]}")
     previous = _log(obs, k.OBS_PREV_LOG)
     if previous:
         status += ["previous bout:", *previous]

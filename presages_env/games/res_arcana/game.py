@@ -30,10 +30,10 @@ from presages_env.core.header import (
 from presages_env.core.state_io import apply_actions
 from presages_env.core.validation import check_int, check_seed, checked_state
 from presages_env.games.res_arcana import cards as cd
+from presages_env.games.res_arcana import event_text, view
 from presages_env.games.res_arcana import kernel as k
 from presages_env.games.res_arcana import layout as lay
 from presages_env.games.res_arcana import validate as v
-from presages_env.games.res_arcana import view
 from presages_env.games.res_arcana.cards import (
     ESSENCE_NAMES,
     ESSENCES,
@@ -45,6 +45,7 @@ from presages_env.games.res_arcana.cards import (
 )
 from presages_env.games.res_arcana.effects import placement_discounts
 from presages_env.games.res_arcana.event_kinds import max_episode_events
+from presages_env.games.res_arcana.event_text import TARGET_KIND_NAMES
 from presages_env.games.res_arcana.phases import begin_collect, clear_game, holdings
 
 NUM_ACTIONS = lay.NUM_ACTIONS
@@ -73,28 +74,6 @@ NODE_NAMES = (
     "OVER",
 )
 PHASE_NAMES = ("setup: mages", "setup: magic items", "collect", "actions", "over")
-TARGET_KIND_NAMES = (
-    "none",
-    "keep a mage",
-    "take a magic item",
-    "swap the magic item",
-    "take stored essences",
-    "straighten a component",
-    "straighten a creature",
-    "destroy one of your artifacts",
-    "destroy another of your artifacts",
-    "destroy one of your dragons or creatures",
-    "turn one of your dragons",
-    "turn one of your creatures",
-    "discard a card (cost)",
-    "discard a card",
-    "destroy an artifact to ignore the Life loss",
-    "discard a card to ignore the Life loss",
-    "place a dragon from your hand",
-    "place a card from your discard pile",
-    "place a dragon from a discard pile",
-    "put the paid essence on a component",
-)
 
 
 # ---- actions by name -------------------------------------------------------------------------
@@ -193,6 +172,7 @@ class ResArcanaGame(Game):
     kernel = k
     validator = v
     viewer = view
+    event_texts = event_text
 
     def max_visible_events(self, num_players: int, options: ResArcanaOptions) -> int:
         """Every event of the longest episode bounds what one seat sees: the deal (90 at
