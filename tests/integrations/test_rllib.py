@@ -107,6 +107,22 @@ def test_the_batched_env_plays_the_same_turn_based_protocol():
         env.step([{"team_9_9": 0}] * 8)
 
 
+def test_the_batched_env_refuses_bad_seeds_and_seed_lists_and_stays_unchanged():
+    """The one seed rule (issue 27, defect 7): ``reset(seed=[])`` raised IndexError."""
+    bad = [-1, 1.5, True, 2**63, np.uint64(2**64 - 1), "3", float("nan")]
+    for value in bad:
+        with pytest.raises((TypeError, ValueError), match="seed"):
+            BatchedMultiAgentEnv({"game": "president"}, 2, seed=value)
+    env = BatchedMultiAgentEnv({"game": "president"}, 2, seed=0)
+    env.reset(seed=1)
+    before = env.vec.states.tobytes(), repr(env._rng.bit_generator.state)
+    for value in [*bad, [], [1], [1, 2, 3], [1, -1]]:
+        with pytest.raises((TypeError, ValueError), match="seed"):
+            env.reset(seed=value)
+        assert (env.vec.states.tobytes(), repr(env._rng.bit_generator.state)) == before
+    env.reset(seed=[4, 5])
+
+
 def test_two_league_iterations_train_and_convert(local_ray, tmp_path):
     import sys
 
