@@ -78,6 +78,29 @@ EVENT_NAMES = (
 STATE_DTYPES = (np.int8, np.int16, np.int32, np.int64)
 
 
+# Longer names are no card's (the longest is under 40 characters): refused unread.
+MAX_CARD_NAME = 200
+CARD_TEXT_NAMES = ("card_help", "card_summary", "CARD_NAMES", "RULES_SUMMARY", "LEGEND")
+
+
+def _check_card_texts(cls: type) -> None:
+    """Refuse a game without its card and rules wording (games/<game>/card_text.py)."""
+    texts = cls.__dict__.get("card_texts")
+    legend = getattr(texts, "LEGEND", None)
+    if not (
+        callable(getattr(texts, "card_help", None))
+        and callable(getattr(texts, "card_summary", None))
+        and isinstance(getattr(texts, "CARD_NAMES", None), tuple)
+        and isinstance(getattr(texts, "RULES_SUMMARY", None), str)
+        and isinstance(legend, tuple)
+        and all(isinstance(pair, tuple) and len(pair) == 2 for pair in legend)
+    ):
+        raise TypeError(
+            f"{cls.__name__} needs a card_texts module with {', '.join(CARD_TEXT_NAMES)}: "
+            "the terminal and the replay page explain the game's cards and rules with it"
+        )
+
+
 class Game:
     """Description of one game; subclasses set the class attributes and sizes."""
 
@@ -112,8 +135,12 @@ class Game:
     validate_state: ClassVar[Callable[[np.ndarray], None]]
     # The game's view module (core/view.py): ``state_view`` and ``seat_view``.
     viewer: ClassVar[ModuleType]
-    # The game's event wording (games/<game>/event_text.py): ``describe(event) -> str``.
+    # The game's event wording (games/<game>/event_text.py): ``describe(event) -> str`` and
+    # ``round_title(event) -> str | None`` (the title of a round the event opens).
     event_texts: ClassVar[ModuleType]
+    # The game's card and rules wording for people (games/<game>/card_text.py):
+    # ``card_help(name)``, ``card_summary(name)``, ``CARD_NAMES``, ``RULES_SUMMARY``, ``LEGEND``.
+    card_texts: ClassVar[ModuleType]
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
@@ -167,11 +194,14 @@ class Game:
                     f"{cls.__name__} needs a viewer module with state_view(state) and "
                     "seat_view(obs, seat, num_players) (core/view.py): renderers draw it"
                 )
-            if not callable(getattr(cls.__dict__.get("event_texts"), "describe", None)):
+            texts = cls.__dict__.get("event_texts")
+            if not all(callable(getattr(texts, f, None)) for f in ("describe", "round_title")):
                 raise TypeError(
-                    f"{cls.__name__} needs an event_texts module with describe(event): the "
-                    "env, the terminal and the replay page word its events with it"
+                    f"{cls.__name__} needs an event_texts module with describe(event) and "
+                    "round_title(event): the env, the terminal and the replay page word its "
+                    "events and find its rounds with them"
                 )
+            _check_card_texts(cls)
 
     # ---- the kernels, checked (internal code calls ``self.kernel.*`` directly) ------------
     def checked_state(self, state: Any, num_players: int | None = None) -> np.ndarray:
@@ -265,6 +295,29 @@ class Game:
         """The :class:`~presages_env.core.events.Event` of each record, with its text."""
         decoded = (ev.decode(self.kernel.EVENT_KINDS, r, num_players) for r in records)
         return [dataclasses.replace(e, text=self.describe_event(e)) for e in decoded]
+
+    # ---- cards and rules in words (games/<game>/card_text.py) ------------------------------
+    def card_help(self, name: Any) -> str | None:
+        """The text of the card (or component) called ``name``, any case or accents: its
+        kind, cost and effect in words; None when no card has that name."""
+        if not isinstance(name, str):
+            raise TypeError(f"a card name is a str, got {type(name).__name__}")
+        return self.card_texts.card_help(name) if len(name) <= MAX_CARD_NAME else None
+
+    def card_summary(self, name: Any) -> str | None:
+        """One line of ``name``'s cost and effect (the terminal's hand panel); None when
+        no card has that name."""
+        if not isinstance(name, str):
+            raise TypeError(f"a card name is a str, got {type(name).__name__}")
+        return self.card_texts.card_summary(name) if len(name) <= MAX_CARD_NAME else None
+
+    def rules_summary(self) -> str:
+        """The game's rules in short, for a player: goal, turn, what each decision means."""
+        return self.card_texts.RULES_SUMMARY
+
+    def legend(self) -> tuple[tuple[str, str], ...]:
+        """(symbol, meaning) of each symbol the table and the labels use."""
+        return self.card_texts.LEGEND
 
     # ---- sizes -------------------------------------------------------------------------
     def state_size(self, num_players: int) -> int:

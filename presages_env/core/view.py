@@ -9,6 +9,7 @@ hidden state for a seat. Cards are short labels (``"7♥"``, ``"K"``, ``"Secret"
 from __future__ import annotations
 
 import dataclasses
+import unicodedata
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -55,3 +56,12 @@ class TableView:
 def _cards(labels: list[str]) -> str:
     """Labels joined by spaces, or by commas when a label has a space (``"XVII L'Étoile"``)."""
     return (", " if any(" " in label for label in labels) else " ").join(labels)
+
+
+def name_key(name: str) -> str:
+    """``name`` folded for a lookup by what a person types: any case, accents dropped, a
+    typographic apostrophe as a plain one, runs of spaces as one (``"le reve"`` finds
+    ``"Le Rêve"``)."""
+    plain = unicodedata.normalize("NFKD", name.replace("\u2019", "'"))
+    letters = "".join(c for c in plain if not unicodedata.combining(c))
+    return " ".join(letters.casefold().split())

@@ -6,13 +6,19 @@ move as each view may read it (``Game.action_label_for``: a seat never reads a c
 not see). The referee's page has every view: every hand and each seat's. A seat's page
 (``seat=k``) has that seat's only: its table, the events it saw and the moves as it read
 them, so nothing hidden from it is anywhere in the file. The page's script draws with
-``textContent`` only, and the embedded JSON has ``<``, ``>`` and ``&`` escaped, so a string
-from a record (an agent's name) can never become markup.
+``textContent`` and DOM calls only (symbols are clones of the page's own inline SVG, so
+they show without an emoji font), and the embedded JSON has ``<``, ``>`` and ``&``
+escaped, so a string from a record (an agent's name) can never become markup.
+
+The round list comes from the game's ``event_texts.round_title`` (and, where a round has
+bouts, ``bout_title``): game knowledge, worded once. Card help comes from ``Game.card_help``
+for the cards the page names, so a seat's page explains only cards that seat has seen.
 """
 
 from __future__ import annotations
 
 import json
+import re
 from importlib.resources import files
 from pathlib import Path
 from typing import Any
@@ -28,6 +34,7 @@ from presages_env.games import get_game
 
 PLACEHOLDER = "__REPLAY_DATA__"
 EVERY_HAND = "all"  # the referee's view
+DECORATION = re.compile(r"\s*[\[(].*$")  # what follows a card's name in a view's label
 
 
 def page_data(rec: records.GameRecord, seat: int | None = None) -> dict[str, Any]:
@@ -38,29 +45,45 @@ def page_data(rec: records.GameRecord, seat: int | None = None) -> dict[str, Any
         seat = check_int(seat, "seat", 0, rec.num_players - 1)
     views = [str(seat)] if seat is not None else [EVERY_HAND, *map(str, range(rec.num_players))]
     states, transitions = records.transitions(rec)
-    frames, rounds = [], []
-    for t, (state, events) in enumerate(zip(states, transitions, strict=True)):
-        shown = [e for e in events if seat is None or e.seen_by(seat)]
-        move = _move(game, states[t - 1], rec.actions[t - 1], views) if t else None
-        frames.append(
-            {
-                "views": {view: _table(game, state, view) for view in views},
-                "events": [_event(e) for e in shown],
-                "move": move,
-            }
-        )
-        starts = [e for e in shown if e.kind.endswith("_start")]
-        if starts or t == 0:
-            name = str(starts[0]) if starts else "the deal"
-            rounds.append({"frame": t, "name": f"step {t}: {name}"})
+    shown = [[e for e in events if seat is None or e.seen_by(seat)] for events in transitions]
+    frames = [
+        {
+            "views": {view: _table(game, state, view) for view in views},
+            "events": [_event(e) for e in events],
+            "move": _move(game, states[t - 1], rec.actions[t - 1], views) if t else None,
+        }
+        for t, (state, events) in enumerate(zip(states, shown, strict=True))
+    ]
     return {
         "game": rec.game,
         "agents": rec.agents,
         "result": rec.result,
         "views": views,
         "frames": frames,
-        "rounds": rounds,
+        "rounds": _rounds_played(game, shown),
+        **_card_help(game, frames),
+        "legend": [list(pair) for pair in game.legend()],
     }
+
+
+def _rounds_played(game: Game, shown: list[list[Event]]) -> list[dict[str, Any]]:
+    """``[{"title", "frame", "bouts": [{"title", "frame"}]}]``: each round in order, the frame
+    whose events open it, and its bouts (a game whose texts have ``bout_title``)."""
+    texts = game.event_texts
+    bout_title = getattr(texts, "bout_title", None)
+    rounds: list[dict[str, Any]] = []
+    opener = None
+    for frame, events in enumerate(shown):
+        for event in events:
+            title = texts.round_title(event)
+            if title is not None:
+                rounds.append({"title": title, "frame": frame, "bouts": []})
+                opener = event
+            elif bout_title is not None and opener is not None:
+                bout = bout_title(event, opener)
+                if bout is not None:
+                    rounds[-1]["bouts"].append({"title": bout, "frame": frame})
+    return rounds
 
 
 def replay_page(rec: records.GameRecord, seat: int | None = None) -> str:
@@ -92,6 +115,45 @@ def _move(game: Game, before: np.ndarray, move: dict[str, Any], views: list[str]
         for view in views
     }
     return {"seat": move["seat"], "label": label}
+
+
+def _card_help(game: Game, frames: list[dict[str, Any]]) -> dict[str, Any]:
+    """``{"cards": {card label or name: its text}, "names": [names to mark in lines]}`` for
+    the cards the page shows: the labels of card chips, and the names of the game's cards
+    found in the page's lines. Only what is in ``frames`` (what the page's views may see)
+    is looked up, so no hidden card is named."""
+    labels, lines = set(), set()
+    for frame in frames:
+        for table in frame["views"].values():
+            for player in table["players"]:
+                labels.update(player["hand"] or ())
+                labels.update(player["area"])
+                lines.update(player["notes"])
+            labels.update(table["table"])
+            lines.update(table["status"])
+        lines.update(e["text"] for e in frame["events"])
+        if frame["move"]:
+            lines.update(frame["move"]["label"].values())
+    names = _names_in(game.card_texts.CARD_NAMES, lines)
+    helps = {label: _help(game, label) for label in labels | names}
+    cards = {label: text for label, text in helps.items() if text}
+    return {"cards": cards, "names": sorted(names & cards.keys())}
+
+
+def _names_in(card_names: tuple[str, ...], lines: set[str]) -> set[str]:
+    """The card names that appear as words in ``lines``; names under 3 characters (a rank,
+    ``"A"``) are left out, as they are ordinary words too."""
+    long_names = sorted((n for n in card_names if len(n) >= 3), key=len, reverse=True)
+    if not long_names:
+        return set()
+    pattern = re.compile(r"(?<!\w)(?:" + "|".join(map(re.escape, long_names)) + r")(?!\w)")
+    return {match for line in lines for match in pattern.findall(line)}
+
+
+def _help(game: Game, label: str) -> str | None:
+    """The text of the card a chip shows: by its label, else by its name without the
+    decorations a view adds (``"Vault (turned) [1G]"``, ``"La Loi[law 15 Y⚡]"``)."""
+    return game.card_help(label) or game.card_help(DECORATION.sub("", label))
 
 
 def _event(event: Event) -> dict[str, Any]:

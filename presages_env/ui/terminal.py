@@ -2,10 +2,12 @@
 
 The human sees the table from their seat only (``Game.view(state, seat)``: built from the
 seat's observation), what happened since they last acted (the events they may see), and the
-legal actions numbered with their labels. Input: a number, a label, ``?`` for help, ``u`` to
-undo their last decision (the game is re-played from its seed and the actions before it, so
-the agents' moves come back exactly), ``q`` to quit. Bad input re-prompts with the reason (a
-number is ASCII digits only: ``str.isdigit`` would take '²').
+legal actions numbered with their labels, and their own hand with each card's cost and effect
+(``Game.card_summary``); a legend of the game's symbols opens the game. Input: a number, a
+label, ``?`` for the rules and keys, ``? <card>`` for a card's text (``Game.card_help``), ``u``
+to undo their last decision (the game is re-played from its seed and the actions before it,
+so the agents' moves come back exactly), ``q`` to quit. Bad input re-prompts with the reason
+(a number is ASCII digits only: ``str.isdigit`` would take '²'). Long lines wrap, never cut.
 At the end the game is saved as a record (:mod:`presages_env.records`).
 """
 
@@ -24,13 +26,15 @@ from rich.text import Text
 import presages_env
 from presages_env import records
 from presages_env.agents.specs import make_agent
+from presages_env.core.game import Game
 from presages_env.core.header import HDR_CURRENT, seed_of
 from presages_env.core.validation import check_int, check_seed, offset_seed, parse_decimal
 from presages_env.core.view import TableView
 
 HELP = (
     "Type the number of an action or its label, then Enter.\n"
-    "  ?  this help    u  undo your last decision    q  quit (no record is saved)"
+    "  ?  the rules and this help    ? <card name>  that card's text\n"
+    "  u  undo your last decision    q  quit (no record is saved)"
 )
 RED_SUITS = ("\u2665", "\u2666")
 
@@ -103,6 +107,7 @@ class _Session:
 
     def run(self, seat: int, agents: dict[int, Any], console: Console, ask) -> None:
         seen = 0  # events of the human's seat already shown
+        console.print(_legend(self.game))
         while not self.game.is_over(self.env.get_state()):
             state = self.env.get_state()
             current = int(state[HDR_CURRENT])
@@ -111,15 +116,17 @@ class _Session:
                 self._step(_agent_action(agents[current], self.env, agent_name, state))
                 continue
             events = self.env.events(seat)
-            console.print(_table(self.game.view(state, seat)))
+            view = self.game.view(state, seat)
+            console.print(_table(view))
             if events[seen:]:
                 news = Text("\n".join(e.text for e in events[seen:]))
                 console.print(Panel(news, title="since your last turn"))
+            console.print(_hand_panel(self.game, view))
             mask = self.env.observe(agent_name)["action_mask"]
             legal = [int(a) for a in np.flatnonzero(mask)]
             labels = [self.env.action_label(a) for a in legal]
             console.print(_choices(labels))
-            choice = _ask_choice(labels, console, ask)
+            choice = _ask_choice(labels, console, ask, self.game)
             if choice == "undo":
                 if not self.human_turns:
                     console.print("Nothing to undo yet.")
@@ -144,7 +151,7 @@ def _agent_action(agent, env, agent_name: str, state: np.ndarray) -> int:
     return agent.act(seen["observation"], seen["action_mask"])
 
 
-def _ask_choice(labels: list[str], console: Console, ask) -> int | str:
+def _ask_choice(labels: list[str], console: Console, ask, game: Game) -> int | str:
     """The index of the chosen label, or "undo"; re-prompts until the input is valid."""
     by_label = {label.strip().lower(): i for i, label in enumerate(labels)}
     while True:
@@ -155,8 +162,8 @@ def _ask_choice(labels: list[str], console: Console, ask) -> int | str:
         lowered = answer.lower()
         if lowered in ("q", "quit"):
             raise Quit
-        if lowered in ("?", "h", "help"):
-            console.print(HELP)
+        if lowered in ("h", "help") or answer.startswith("?"):
+            _show_help(game, answer[1:].strip() if answer.startswith("?") else "", console)
             continue
         if lowered in ("u", "undo"):
             return "undo"
@@ -165,10 +172,31 @@ def _ask_choice(labels: list[str], console: Console, ask) -> int | str:
             return number - 1
         if lowered in by_label:
             return by_label[lowered]
-        shown = answer if len(answer) <= 40 else answer[:37] + "..."
         console.print(
-            Text(f"{shown!r} is not a number from 1 to {len(labels)} nor a label; ? for help")
+            Text(
+                f"{_shown(answer)!r} is not a number from 1 to {len(labels)} nor a label; "
+                "? for help"
+            )
         )
+
+
+def _shown(answer: str) -> str:
+    """What the person typed, cut to a readable length for an error line."""
+    return answer if len(answer) <= 40 else answer[:37] + "..."
+
+
+def _show_help(game: Game, card: str, console: Console) -> None:
+    """``?``: the rules summary, the legend and the keys; ``? <card>``: that card's text."""
+    if not card:
+        console.print(Panel(Text(game.rules_summary()), title="rules"))
+        console.print(_legend(game))
+        console.print(HELP)
+        return
+    text = game.card_help(card)
+    if text is None:
+        console.print(Text(f"No card is named {_shown(card)!r}; ? alone shows the rules."))
+    else:
+        console.print(Panel(Text(text), title="card"))
 
 
 def _move_number(answer: str) -> int | None:
@@ -191,7 +219,7 @@ def _cards(labels: list[str]) -> Text:
 def _table(view: TableView) -> Panel:
     grid = Table(show_header=True, expand=True)
     for column in ("", "player", "hand", "notes"):
-        grid.add_column(column)
+        grid.add_column(column, overflow="fold")
     for p, player in enumerate(view.players):
         hand = _cards(player.hand) if player.hand is not None else Text(f"{player.hand_size} cards")
         if player.area:
@@ -199,6 +227,7 @@ def _table(view: TableView) -> Panel:
         marker = "\u25b6" if p == view.to_act else ""
         grid.add_row(marker, Text(player.name), hand, Text(", ".join(player.notes)))
     body = Table.grid()
+    body.add_column(overflow="fold")
     body.add_row(grid)
     body.add_row(Text.assemble("table: ", _cards(view.table)))
     for line in view.status:
@@ -206,11 +235,33 @@ def _table(view: TableView) -> Panel:
     return Panel(body, title=f"seat {view.seat}")
 
 
+def _hand_panel(game: Game, view: TableView) -> Panel:
+    """The seat's own hand (from its view alone), each card once, with its cost and effect."""
+    hand = view.players[view.seat].hand if view.seat is not None else None
+    if not hand:
+        return Panel(Text("no cards"), title="your hand")
+    grid = Table.grid(padding=(0, 2))
+    grid.add_column(overflow="fold", max_width=30)
+    grid.add_column(overflow="fold")
+    for label in dict.fromkeys(hand):  # each card once (Président's hand repeats ranks)
+        grid.add_row(_card(label), Text(game.card_summary(label) or ""))
+    return Panel(grid, title="your hand")
+
+
+def _legend(game: Game) -> Panel:
+    grid = Table.grid(padding=(0, 2))
+    grid.add_column(overflow="fold", max_width=24)
+    grid.add_column(overflow="fold")
+    for symbol, meaning in game.legend():
+        grid.add_row(Text(symbol, style="bold"), Text(meaning))
+    return Panel(grid, title="legend")
+
+
 def _choices(labels: list[str]) -> Table:
     grid = Table.grid(padding=(0, 2))
     columns = 3 if len(labels) > 8 else 1
     for _ in range(columns):
-        grid.add_column()
+        grid.add_column(overflow="fold")
     cells = [Text(f"{i + 1:>3}. {label}") for i, label in enumerate(labels)]
     for row in range(0, len(cells), columns):
         grid.add_row(*cells[row : row + columns])

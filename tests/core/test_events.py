@@ -53,6 +53,7 @@ def test_a_game_without_an_event_log_a_view_or_event_texts_is_refused_at_definit
             "layout_version": 2,
             "viewer": president.viewer,
             "event_texts": president.event_texts,
+            "card_texts": president.card_texts,
             "max_visible_events": lambda self, n, options: 1,
         }
         return type("Incomplete", (Game,), {**body, **extra})
@@ -69,6 +70,9 @@ def test_a_game_without_an_event_log_a_view_or_event_texts_is_refused_at_definit
         define(president.kernel, viewer=types.SimpleNamespace())
     with pytest.raises(TypeError, match="event_texts"):
         define(president.kernel, event_texts=types.SimpleNamespace())
+    words_only = types.SimpleNamespace(describe=president.event_texts.describe)
+    with pytest.raises(TypeError, match="round_title"):  # the replay page's round list
+        define(president.kernel, event_texts=words_only)
 
 
 def test_unknown_observation_mode_is_refused():

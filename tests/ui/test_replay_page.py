@@ -19,9 +19,10 @@ from presages_env import records
 from presages_env.__main__ import main
 from presages_env.agents import RandomAgent
 from presages_env.core import events as ev
-from presages_env.ui.replay_page import page_data, write_replay_page
+from presages_env.ui.replay_page import page_data, replay_page, write_replay_page
 
 ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
+WINDOW = (1280, 900)
 EVIL = '</script><script>document.title="owned"</script><img src=x onerror=alert(1)>'
 
 
@@ -76,7 +77,7 @@ def browser():
         "--disable-background-networking",
         "--disable-component-update",
         "--disable-sync",
-        "--window-size=1280,900",
+        f"--window-size={WINDOW[0]},{WINDOW[1]}",
     ):
         options.add_argument(flag)
     options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
@@ -118,8 +119,6 @@ def test_the_page_steps_through_the_game_in_a_real_browser(name, tmp_path):
         assert not driver.find_elements(By.TAG_NAME, "img")
         errors = [e for e in driver.get_log("browser") if e["level"] == "SEVERE"]
         assert not errors, errors
-        ARTIFACTS.mkdir(exist_ok=True)
-        driver.save_screenshot(str(ARTIFACTS / f"replay_{name}.png"))
     finally:
         driver.quit()
 
@@ -229,3 +228,196 @@ def test_a_seat_page_shows_only_what_that_seat_saw(name):
             assert move["label"] not in line, f"step {t}: seat {seat} sees {move['label']!r}"
             for other in hidden[t, seat]:  # the line is the same whichever was played
                 assert line == game.action_label_for(states[t - 1], other, seat)
+
+
+# ---- a replay page a person can read (issue 29, item 3) --------------------------------------
+RAW_EVENT = r"\b\w+=-?\d+"  # "card=12": an event's arguments, not words
+# What every common text font draws: no emoji font needed (no U+23xx clock or media symbols).
+PLAIN = frozenset("\u2013\u2014\u2018\u2019\u201c\u201d\u2026\u2022\u2039\u203a\u2190\u2192")
+
+
+def opened_page(driver, rec: records.GameRecord, tmp_path: Path, seat: int | None = None):
+    path = tmp_path / "game.html"
+    path.write_text(replay_page(rec, seat), encoding="utf-8")
+    driver.get(path.as_uri())
+
+
+def expected_rounds(rec: records.GameRecord) -> list[tuple[str, list[str]]]:
+    """``(round title, [bout titles])`` from the record's own (public) events."""
+    texts = presages_env.get_game(rec.game).event_texts
+    rounds: list[tuple[str, list[str]]] = []
+    for data in rec.events:
+        event = ev.Event(data["kind"], data["actor"], "all", data["args"])
+        if (title := texts.round_title(event)) is not None:
+            rounds.append((title, []))
+            opener = event
+        elif hasattr(texts, "bout_title") and (bout := texts.bout_title(event, opener)):
+            rounds[-1][1].append(bout)
+    return rounds
+
+
+def test_every_game_titles_its_rounds_in_words():
+    for name in presages_env.list_games():
+        rec = sample_record(name)
+        rounds = [(r["title"], [b["title"] for b in r["bouts"]]) for r in page_data(rec)["rounds"]]
+        assert rounds == expected_rounds(rec)
+        assert all(re.fullmatch(r"(Round|Manche) \d+( \(duel\))?", title) for title, _ in rounds)
+        if name in ("res_arcana", "presages"):
+            assert len(rounds) > 1, f"{name}: {rounds}"
+        if name == "presages":
+            assert all(
+                re.fullmatch(r"Bout \d+ of round \d+", b) for _, bouts in rounds for b in bouts
+            )
+            assert all(bouts for _, bouts in rounds)
+
+
+def jump_entries(driver) -> list[tuple[str, list[str]]]:
+    """The round jump as shown: ``(round, [bouts])`` per entry, an option or a group."""
+    return driver.execute_script(
+        """return Array.from(document.getElementById("round").children).map((e) =>
+             e.tagName === "OPTGROUP"
+               ? [e.label, Array.from(e.children).map((o) => o.text)]
+               : [e.text, []]);"""
+    )
+
+
+@pytest.mark.parametrize("name", presages_env.list_games())
+def test_the_round_jump_has_one_entry_per_round_played_in_words(name, tmp_path):
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import Select
+
+    rec = sample_record(name)
+    expected = expected_rounds(rec)
+    driver = browser()
+    try:
+        opened_page(driver, rec, tmp_path)
+        assert [tuple(entry) for entry in jump_entries(driver)] == expected
+        jump = Select(driver.find_element(By.ID, "round"))
+        last = page_data(rec)["rounds"][-1]
+        target = (last["bouts"] or [last])[-1]
+        jump.select_by_visible_text(target["title"])
+        counter = driver.find_element(By.ID, "counter").text
+        assert counter.startswith(f"step {target['frame']} /")
+    finally:
+        driver.quit()
+    if name == "res_arcana":
+        assert len(expected) > 1
+
+
+@pytest.mark.parametrize("name", presages_env.list_games())
+def test_the_table_is_drawn_as_elements_not_a_text_dump(name, tmp_path):
+    from selenium.webdriver.common.by import By
+
+    rec = sample_record(name)
+    middle = len(rec.actions) // 2
+    view = page_data(rec)["frames"][middle]["views"]["all"]
+    driver = browser()
+    try:
+        opened_page(driver, rec, tmp_path)
+        driver.execute_script("go(arguments[0]);", middle)
+        seats = driver.find_elements(By.CSS_SELECTOR, "#players .seat")
+        assert len(seats) == rec.num_players
+        acting = [i for i, seat in enumerate(seats) if "to-act" in seat.get_attribute("class")]
+        assert acting == [view["to_act"]]
+        for seat, player in zip(seats, view["players"], strict=True):
+            chips = seat.find_elements(By.CSS_SELECTOR, ".card")
+            assert len(chips) == len(player["hand"]) + len(player["area"])
+            assert len(seat.find_elements(By.CSS_SELECTOR, ".tag")) == len(player["notes"])
+        assert len(driver.find_elements(By.CSS_SELECTOR, "#center .card")) == len(view["table"])
+        assert len(driver.find_elements(By.CSS_SELECTOR, "#status li")) == len(view["status"])
+        assert not driver.find_elements(By.TAG_NAME, "pre")
+    finally:
+        driver.quit()
+
+
+FRAME_TEXTS = """
+const texts = [];
+for (const view of data.views) {
+  const seat = document.getElementById("seat");
+  seat.value = view;
+  seat.dispatchEvent(new Event("change"));
+  for (let i = 0; i < data.frames.length; i++) { go(i); texts.push(document.body.innerText); }
+}
+return texts;
+"""
+
+
+@pytest.mark.parametrize("name", presages_env.list_games())
+def test_every_step_reads_in_words_without_an_emoji_font(name, tmp_path):
+    rec = sample_record(name)
+    driver = browser()
+    try:
+        opened_page(driver, rec, tmp_path)
+        driver.set_script_timeout(600)  # every frame of every view is laid out: slow on 2 cores
+        texts = driver.execute_script(FRAME_TEXTS)
+    finally:
+        driver.quit()
+    assert len(texts) == (rec.num_players + 1) * (len(rec.actions) + 1)
+    raw = {m for text in texts for m in re.findall(RAW_EVENT, text)}
+    assert not raw, f"raw event text on the page: {sorted(raw)[:5]}"
+    odd = {c for text in texts for c in text if ord(c) >= 0x2000 and c not in PLAIN}
+    assert not odd, f"symbols that need an emoji font: {sorted(odd)}"
+
+
+def hover_texts(driver, selector: str) -> dict[str, str]:
+    return driver.execute_script(
+        "return Object.fromEntries(Array.from(document.querySelectorAll(arguments[0]))"
+        ".map((e) => [e.textContent, e.title]));",
+        selector,
+    )
+
+
+@pytest.mark.parametrize("name", presages_env.list_games())
+def test_cards_show_their_text_on_hover_and_click(name, tmp_path):
+    from selenium.webdriver.common.by import By
+
+    game = presages_env.get_game(name)
+    rec = sample_record(name)
+    middle = len(rec.actions) // 2
+    driver = browser()
+    try:
+        opened_page(driver, rec, tmp_path, seat=0)
+        driver.execute_script("go(arguments[0]);", middle)
+        chips = driver.find_elements(By.CSS_SELECTOR, ".card[title]")
+        assert chips, "no card with its text"
+        assert all(chip.get_attribute("title") for chip in chips)
+        assert not driver.find_elements(By.CSS_SELECTOR, ".card.back[title]")  # hidden: no text
+        chip = chips[0]
+        label = chip.get_attribute("data-help")
+        assert chip.get_attribute("title") == page_data(rec, seat=0)["cards"][label]
+        assert game.card_help(label) or game.card_help(re.sub(r"\s*[\[(].*$", "", label))
+        chip.click()
+        popover = driver.find_element(By.ID, "popover")
+        assert popover.is_displayed()
+        assert chip.get_attribute("title").split("\n")[0] in popover.text
+        driver.find_element(By.TAG_NAME, "h1").click()
+        assert not popover.is_displayed()
+        if name != "president":  # its cards are ranks ("K"), too short to mark in lines
+            names = driver.find_elements(By.CSS_SELECTOR, ".cardname[title]")
+            assert names, "no card named in a line with its text"
+        chip.click()
+        ARTIFACTS.mkdir(exist_ok=True)
+        height = driver.execute_script("return document.documentElement.scrollHeight;")
+        driver.execute_cdp_cmd(  # the whole page, at the window's width
+            "Emulation.setDeviceMetricsOverride",
+            {"width": WINDOW[0], "height": height, "deviceScaleFactor": 1, "mobile": False},
+        )
+        driver.save_screenshot(str(ARTIFACTS / f"replay_{name}.png"))
+    finally:
+        driver.quit()
+
+
+@pytest.mark.parametrize("name", presages_env.list_games())
+def test_a_seat_page_explains_only_cards_that_seat_saw(name):
+    n, seed, options, _ = HIDDEN_GAMES[name]
+    rec = records.play_recorded(
+        name, [RandomAgent(seed + p) for p in range(n)], ["random"] * n, seed, **options
+    )
+    referee = page_data(rec)["cards"]
+    for seat in range(n):
+        data = page_data(rec, seat=seat)
+        shown = json.dumps(data["frames"], ensure_ascii=False)
+        assert all(json.dumps(label, ensure_ascii=False)[1:-1] in shown for label in data["cards"])
+        assert set(data["cards"]) <= set(referee)
+        if name in ("presages", "res_arcana"):  # some cards stay hidden from each seat
+            assert set(data["cards"]) < set(referee), "the referee sees cards this seat does not"

@@ -5,16 +5,21 @@ the same result."""
 
 from __future__ import annotations
 
+import importlib
+import io
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
 
+import numpy as np
 import pexpect
 import pytest
 
 import presages_env
 from presages_env import records
+from presages_env.core.header import HDR_CURRENT
 
 # the shipped PPO agents need the train extra; without it there is nothing to play against
 pytest.importorskip("torch", reason="the shipped PPO agents need the [train] extra (torch)")
@@ -145,3 +150,109 @@ def test_bad_opponents_print_one_error_line_and_exit_2(tmp_path, case):
     (line,) = result.stderr.splitlines()
     assert line.startswith("python -m presages_env play: error: ") and message in line, line
     assert "your move" not in result.stdout  # refused before the game began
+
+
+# ---- the screen in the game's words (issue 29, item 2) --------------------------------------
+ANSI = re.compile(r"\x1b\[[0-?]*[ -/]*[@-~]|\x1b[()][A-Za-z0-9]|\r")
+RAW_IDS = {
+    "a key=value pair": re.compile(r"\w=\w"),
+    "an internal name": re.compile(r"\b[A-Z]{2,}(?:_[A-Z0-9]+)+\b"),
+    "a cut-off line": re.compile("\u2026"),  # rich's ellipsis
+}
+
+
+def raw_ids_on(screen: str, game_name: str) -> list[str]:
+    """What on ``screen`` is not in the game's words: key=value pairs, internal names (the
+    game's own decision node names too: ``PLAY``), a line cut off."""
+    found = [f"{what}: {m.group()!r}" for what, p in RAW_IDS.items() for m in p.finditer(screen)]
+    game_module = importlib.import_module(f"presages_env.games.{game_name}.game")
+    nodes = getattr(game_module, "NODE_NAMES", ())
+    return found + [f"node {n}" for n in nodes if re.search(rf"\b{n}\b", screen)]
+
+
+def play_a_few_moves(name: str, tmp_path: Path, moves: int, columns: int = 80) -> str:
+    """The screen (colours left out) of ``moves`` first moves in a terminal ``columns`` wide,
+    the human answering 1 each time against random agents, then quitting."""
+    env = dict(os.environ, PYTHONPATH=str(ROOT), COLUMNS=str(columns), TERM="xterm")
+    args = ["-m", "presages_env", "play", name, "--players", str(TABLES[name]), "--seed", "5"]
+    args += ["--opponents", "random", "--record", str(tmp_path / "game.json")]
+    child = pexpect.spawn(
+        sys.executable, args, env=env, encoding="utf-8", timeout=600, dimensions=(60, columns)
+    )
+    child.delaybeforesend = None
+    screen = ""
+    for _ in range(moves):
+        if child.expect(["your move> ", "Record saved to"]) != 0:
+            break
+        screen += child.before
+        child.sendline("1")
+    child.sendline("q")
+    child.expect(pexpect.EOF)
+    return ANSI.sub("", screen + child.before)
+
+
+@pytest.mark.parametrize("name", presages_env.list_games())
+def test_the_screen_is_in_the_games_words_at_80_columns(name, tmp_path):
+    """Prompts showed the kernel's node names (``decides LUCK_DISCARD``, ``(PLAY)``) and the
+    hand no cost or effect: a few moves at 80 columns show no raw name and no cut-off line,
+    and show the legend and the hand with each card's text."""
+    screen = play_a_few_moves(name, tmp_path, moves=8)
+    game = presages_env.get_game(name)
+    problems = raw_ids_on(screen, name)
+    assert not problems, problems
+    words = " ".join(screen.replace("\u2502", " ").split())  # the text, unwrapped
+    assert "legend" in screen and game.legend()[0][1] in words
+    assert "your hand" in screen
+
+
+CARD_ASKED = {
+    "res_arcana": ("Vault", "cost 1 Gold + 1 any"),
+    "presages": ("La Loi", "BELOW or ABOVE 15"),
+    "aciliande": ("L'Étoile", "strength 17"),
+    "president": ("K", "rank 11 of 13"),
+}
+
+
+@pytest.mark.parametrize("name", sorted(CARD_ASKED))
+def test_question_mark_shows_the_rules_and_a_card_named(name, tmp_path):
+    """``?`` showed the keys only: it shows the rules summary and the keys, ``? <card>`` that
+    card's text, and an unknown name says so and asks again."""
+    card, expected = CARD_ASKED[name]
+    stdin = f"?\n? {card}\n? no such card\nq\n"
+    result = run_play(name, "--opponents", "random", stdin=stdin, cwd=tmp_path)
+    assert (result.returncode, result.stderr) == (0, "")
+    out = " ".join(result.stdout.split())  # rich wraps lines: compare the words
+    summary_start = " ".join(presages_env.get_game(name).rules_summary().split()[:6])
+    assert summary_start in out and "undo your last decision" in out
+    assert expected in out
+    assert "No card is named 'no such card'" in out
+    assert out.count("your move>") == 4  # asked again after each help
+
+
+@pytest.mark.parametrize("name", presages_env.list_games())
+def test_the_hand_panel_shows_only_the_seats_own_cards(name):
+    """The hand panel is drawn from the seat's view: every card of its hand with its text,
+    no card only another hand holds (the referee's view says which)."""
+    from rich.console import Console
+
+    from presages_env.ui.terminal import _hand_panel
+
+    env = presages_env.make(name, num_players=TABLES[name])
+    env.reset(seed=3)
+    rng = np.random.default_rng(3)
+    game = env.game
+    for _ in range(12):
+        state = env.get_state()
+        seat = int(state[HDR_CURRENT])
+        referee = game.view(state)
+        mine = referee.players[seat].hand
+        others = {c for p, pv in enumerate(referee.players) if p != seat for c in pv.hand}
+        console = Console(width=400, record=True, file=io.StringIO())
+        console.print(_hand_panel(game, game.view(state, seat)))
+        panel = console.export_text()
+        for card in mine:
+            assert f"[{card}]" in panel and game.card_summary(card) in panel
+        leaked = [card for card in others - set(mine) if f"[{card}]" in panel]
+        assert not leaked, leaked
+        mask = env.observe(env.possible_agents[seat])["action_mask"]
+        env.step(int(rng.choice(np.flatnonzero(mask))))

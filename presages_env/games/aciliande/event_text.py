@@ -26,6 +26,14 @@ _ENDS = {
 }
 
 
+def round_title(event: Event) -> str | None:
+    """The title of the manche that ``event`` opens (the replay page's round list), or None."""
+    if event.kind != "manche_start":
+        return None
+    duel = " (duel)" if event.args["face_up"] else ""
+    return f"Manche {event.args['manche']}{duel}"
+
+
 def describe(event: Event) -> str:
     """``event`` in words."""
     a = event.args

@@ -20,7 +20,7 @@ import numpy as np
 from presages_env.core.game import Game
 from presages_env.core.header import HDR_CURRENT, HDR_NUM_PLAYERS, HDR_TERMINAL, seed_of
 from presages_env.core.state_io import apply_actions
-from presages_env.games.aciliande import event_text, view
+from presages_env.games.aciliande import card_text, event_text, view
 from presages_env.games.aciliande import kernel as k
 from presages_env.games.aciliande import validate as v
 from presages_env.games.aciliande.cards import DEFAULT_GODDESSES, NUM_CARDS, card_name
@@ -103,6 +103,7 @@ class AciliandeGame(Game):
     validator = v
     viewer = view
     event_texts = event_text
+    card_texts = card_text
 
     def obs_high(self, num_players: int) -> np.ndarray:
         high = np.ones(k.OBS_SIZE, dtype=np.int64)

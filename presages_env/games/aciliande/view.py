@@ -16,6 +16,7 @@ from presages_env.core.header import HDR_NUM_PLAYERS
 from presages_env.core.view import PlayerView, TableView
 from presages_env.games.aciliande import game as g
 from presages_env.games.aciliande import kernel as k
+from presages_env.games.aciliande.card_text import DECISION_TEXT
 from presages_env.games.aciliande.cards import NUM_CARDS, card_name
 
 
@@ -85,7 +86,7 @@ def _build(
     current = np.flatnonzero(obs[k.OBS_CURRENT : k.OBS_CURRENT + n])
     to_act = seat_of(int(current[0])) if len(current) else -1
     if to_act >= 0:
-        status.append(f"to act: player_{to_act} ({g.NODE_NAMES[node]})")
+        status.append(f"to act: player_{to_act}, to {DECISION_TEXT[node]}")
     else:
         status.append("game over")
     return TableView(players, table, status, to_act, seat)  # type: ignore[arg-type]

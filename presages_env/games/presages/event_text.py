@@ -87,6 +87,19 @@ def describe(event: Event) -> str:
     return bout_text(kind, seat, other, event.args.get("card", 0))
 
 
+def round_title(event: Event) -> str | None:
+    """The title of the round that ``event`` opens (the replay page's round list), or None."""
+    return f"Round {event.args['round']}" if event.kind == "round_start" else None
+
+
+def bout_title(event: Event, round_start: Event) -> str | None:
+    """The title of the bout that ``event`` opens in the round ``round_start`` opened (the
+    replay page lists bouts under their round), or None."""
+    if event.kind != "bout_start":
+        return None
+    return f"Bout {event.args['bout']} of round {round_start.args['round']}"
+
+
 def _round_text(event: Event) -> str:
     """The event log's own kinds: deals, bout and round starts, Secret and Absolu steps,
     discards, reveals and wins."""

@@ -24,6 +24,7 @@ from presages_env.core.header import (
 )
 from presages_env.core.state_io import apply_actions
 from presages_env.core.validation import check_int, check_seed
+from presages_env.games.presages import card_text as card_words
 from presages_env.games.presages import event_text, view
 from presages_env.games.presages import kernel as k
 from presages_env.games.presages import validate as v
@@ -152,6 +153,7 @@ class PresagesGame(Game):
     validator = v
     viewer = view
     event_texts = event_text
+    card_texts = card_words
 
     def validate_options(self, num_players: int, options: PresagesOptions) -> None:
         for name in _FLAG_SLOTS:

@@ -16,6 +16,7 @@ from presages_env.core.header import HDR_NUM_PLAYERS
 from presages_env.core.view import PlayerView, TableView
 from presages_env.games.presages import game as g
 from presages_env.games.presages import kernel as k
+from presages_env.games.presages.card_text import DECISION_TEXT
 from presages_env.games.presages.cards import NUM_CARDS
 from presages_env.games.presages.event_text import DIRECTION_NAMES, card_text, logged_text
 
@@ -47,24 +48,28 @@ def _log(obs: np.ndarray, start: int) -> list[str]:
     return lines
 
 
-def _pending(obs: np.ndarray, node: str) -> str:
-    """Whose decision it is, with what the pending effect has fixed so far (the render's
-    ``_pending_text``, from the observation)."""
+def _pending(obs: np.ndarray, node: int) -> str:
+    """Whose decision it is, in the game's words, with what the pending effect has fixed so
+    far (the render's ``_pending_text``, from the observation)."""
 
     def seat(offset: int) -> str:
         return f"P{int(obs[offset]) - 1}"
 
-    other = {
-        "DREAM_REPLY": f" (in front of {seat(k.OBS_DREAM_PLAYER)}, Le Rêve)",
-        "WRATH_REPLACE": f" (not card {int(obs[k.OBS_BLOCKED])}, La Colère)",
-        "BETRAYAL_GIVE": f" (not card {int(obs[k.OBS_TAKEN])}, in front of {seat(k.OBS_VICTIM)})",
-        "SECRET_CARD": f" (Secret between {seat(k.OBS_SECRET_HOLDER)} and "
-        f"{seat(k.OBS_SECRET_PARTNER)})",
-        "ABSOLUTE_GIVE": f" (Absolu with {seat(k.OBS_ABS_TARGET)})",
-        "ABSOLUTE_RETURN": f" (Absolu of {seat(k.OBS_ABS_ACTOR)})",
-        "LUCK_DISCARD": " (La Chance: a hand card other than La Peur)",
+    fixed = {  # read only at its node: elsewhere the slots are 0
+        k.NODE_DREAM_REPLY: lambda: f"the Le Rêve player is {seat(k.OBS_DREAM_PLAYER)}",
+        k.NODE_WRATH_REPLACE: lambda: f"not {_label(obs[k.OBS_BLOCKED])}",
+        k.NODE_BETRAYAL_GIVE: lambda: (
+            f"not {_label(obs[k.OBS_TAKEN])}; it goes in front of {seat(k.OBS_VICTIM)}"
+        ),
+        k.NODE_SECRET_CARD: lambda: (
+            f"between {seat(k.OBS_SECRET_HOLDER)} and {seat(k.OBS_SECRET_PARTNER)}"
+        ),
+        k.NODE_ABSOLUTE_GIVE: lambda: f"with {seat(k.OBS_ABS_TARGET)}",
+        k.NODE_ABSOLUTE_RETURN: lambda: f"with {seat(k.OBS_ABS_ACTOR)}",
+        k.NODE_LUCK_DISCARD: lambda: "any hand card but La Peur",
     }
-    return f"{seat(k.OBS_CURRENT)} decides {node}{other.get(node, '')}"
+    detail = f"; {fixed[node]()}" if node in fixed else ""
+    return f"{seat(k.OBS_CURRENT)} to {DECISION_TEXT[node]}{detail}"
 
 
 def _memory(obs: np.ndarray) -> list[str]:
@@ -136,7 +141,7 @@ def _build(obs: np.ndarray, n: int, hands: list[list[str] | None], seat: int | N
         status.append(f"game over: team {int(obs[k.OBS_WINNING_TEAM]) - 1} wins")
         to_act = -1
     else:
-        status.append(f"now: {_pending(obs, g.NODE_NAMES[int(obs[k.OBS_NODE])])}")
+        status.append(f"now: {_pending(obs, int(obs[k.OBS_NODE]))}")
         to_act = int(obs[k.OBS_CURRENT]) - 1
     return TableView(players, table, status, to_act, seat)
 

@@ -19,6 +19,13 @@ def _place(place: int) -> str:
     return {1: "1st", 2: "2nd", 3: "3rd"}.get(place + 1, f"{place + 1}th")
 
 
+def round_title(event: Event) -> str | None:
+    """The title of the manche that ``event`` opens (the replay page's round list), or None."""
+    if event.kind != "manche_start":
+        return None
+    return f"Manche {event.args['manche'] + 1}"
+
+
 def describe(event: Event) -> str:
     """``event`` in words."""
     a = event.args

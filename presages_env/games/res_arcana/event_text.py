@@ -54,6 +54,11 @@ def _monument_source(source: int) -> str:
     return f"display slot {source + 1}"
 
 
+def round_title(event: Event) -> str | None:
+    """The title of the round that ``event`` opens (the replay page's round list), or None."""
+    return f"Round {event.args['round']}" if event.kind == "round" else None
+
+
 def describe(event: Event) -> str:
     """``event`` in words."""
     a = event.args

@@ -18,6 +18,7 @@ from presages_env.core.view import PlayerView, TableView
 from presages_env.games.res_arcana import game as g
 from presages_env.games.res_arcana import kernel as k
 from presages_env.games.res_arcana import layout as lay
+from presages_env.games.res_arcana.card_text import DECISION_TEXT
 from presages_env.games.res_arcana.cards import FIRST_MAGE, FIRST_MONUMENT, NAMES, NUM_COMPONENTS
 
 COMPONENTS = range(NUM_COMPONENTS)
@@ -117,10 +118,11 @@ def _build(obs: np.ndarray, n: int, private: dict[int, np.ndarray], seat: int | 
         f"magic items: {', '.join(NAMES[c] for c in _in_zone(obs, lay.Z_SUPPLY))}",
     ]
     if current >= 0:
-        node = g.NODE_NAMES[int(obs[lay.OBS_NODE])]
-        kind = g.TARGET_KIND_NAMES[int(obs[PENDING["TGT_KIND"]])]
-        detail = f" ({kind})" if node == "TARGET" else ""
-        status.append(f"now: P{current} decides {node}{detail}")
+        node = int(obs[lay.OBS_NODE])
+        asked = DECISION_TEXT[node]
+        if node == lay.NODE_TARGET:  # which component, for what: "keep a mage", ...
+            asked = g.TARGET_KIND_NAMES[int(obs[PENDING["TGT_KIND"]])]
+        status.append(f"now: P{current} to {asked}")
     elif phase == lay.PHASE_OVER:
         won = [f"P{s}" for s in range(n) if _seat_field(obs, s, lay.SEAT_WINNER)]
         status.append(f"game over: {', '.join(won)} won")
