@@ -1,6 +1,6 @@
 """MaskablePPO training throughput: native vector env vs DummyVecEnv of AEC envs.
 
-    python benchmarks/training_throughput.py --game president
+    python benchmarks/vec_env_throughput.py --game president
 
 Same algorithm, hyper-parameters, network, opponent (random) and number of parallel games;
 only the environment side differs: ``SelfPlayVecEnv`` (numba batched kernels) against

@@ -47,6 +47,14 @@ class Agent:
         return f"{type(self).__name__}({self.name!r})"
 
 
+def act_on(agent: Any, states: np.ndarray, obs: np.ndarray, masks: np.ndarray) -> np.ndarray:
+    """``agent``'s actions in games given both ways: search agents (``needs_state``) read the
+    full states, from which they sample worlds; the others the seats' observations and masks."""
+    if getattr(agent, "needs_state", False):
+        return agent.act_states(states)
+    return agent.act_batch(obs, masks)
+
+
 def check_batch(obs: Any, masks: Any) -> None:
     """``obs`` ``[B, D]`` and ``masks`` ``int8[B, A]`` with at least one legal action a row."""
     for name, array in (("obs", obs), ("masks", masks)):

@@ -321,6 +321,30 @@ class VectorEnv:
             kernels.global_state_all_serial(self.states, out)
         return out
 
+    def observe_seats(self, envs: np.ndarray, seats: np.ndarray) -> np.ndarray:
+        """``obs[k]``: what seat ``seats[k]`` of game ``envs[k]`` sees now, whether or not it
+        is to act (a learner's value of a position it waits in). Indices are checked first."""
+        envs, seats = np.asarray(envs), np.asarray(seats)
+        if (
+            envs.shape != seats.shape
+            or envs.ndim != 1
+            or not (
+                np.issubdtype(envs.dtype, np.integer) and np.issubdtype(seats.dtype, np.integer)
+            )
+        ):
+            raise TypeError("envs and seats must be 1-d integer arrays of the same length")
+        if envs.size and not (
+            0 <= envs.min() <= envs.max() < self.num_envs
+            and 0 <= seats.min() <= seats.max() < self.num_players
+        ):
+            raise ValueError(
+                f"envs must lie in [0, {self.num_envs}) and seats in [0, {self.num_players})"
+            )
+        obs = np.zeros((envs.size, self.obs_size), dtype=self.obs.dtype)
+        for row, (env, seat) in enumerate(zip(envs.tolist(), seats.tolist(), strict=True)):
+            self.game.kernel.observe(self.states[env], np.int64(seat), obs[row])
+        return obs
+
     def random_actions(self, rng_states: np.ndarray) -> np.ndarray:
         """A uniformly random legal action per game, drawn from per-game RNG states.
 

@@ -12,7 +12,7 @@ from typing import Any
 
 import numpy as np
 
-from presages_env.agents.base import Agent
+from presages_env.agents.base import Agent, act_on
 from presages_env.core.game import Game
 from presages_env.evaluation.report import markdown_table
 from presages_env.evaluation.tournament import _vector_env
@@ -87,10 +87,7 @@ def game_statistics(
         playing = np.flatnonzero(game_of_env >= 0)
         counts.append(vec.masks[playing].sum(axis=1, dtype=np.int64))
         actions = np.full(b, -1, dtype=np.int64)
-        if agent.needs_state:
-            actions[playing] = agent.act_states(vec.states[playing])
-        else:
-            actions[playing] = agent.act_batch(vec.obs[playing], vec.masks[playing])
+        actions[playing] = act_on(agent, vec.states[playing], vec.obs[playing], vec.masks[playing])
         out = vec.step(actions)
         steps[playing] += 1
         for env in playing[out.done[playing]]:

@@ -19,7 +19,7 @@ from typing import Any
 
 import numpy as np
 
-from presages_env.agents.base import Agent
+from presages_env.agents.base import Agent, act_on
 from presages_env.core.game import Game
 from presages_env.core.validation import MAX_NUM_ENVS, MAX_NUM_GAMES, check_int
 from presages_env.core.vector import VectorEnv
@@ -351,10 +351,7 @@ def _has_teams(vec: VectorEnv) -> bool:
 
 
 def _act(agent: Agent, vec: VectorEnv, envs: np.ndarray) -> np.ndarray:
-    """Search agents read the full state (they sample worlds from it); others observe."""
-    if agent.needs_state:
-        return agent.act_states(vec.states[envs])
-    return agent.act_batch(vec.obs[envs], vec.masks[envs])
+    return act_on(agent, vec.states[envs], vec.obs[envs], vec.masks[envs])
 
 
 def _actions(

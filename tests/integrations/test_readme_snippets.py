@@ -19,6 +19,7 @@ KINDS = {
     "presages_env.rllib": "rllib",
     "tianshou": "tianshou",
     "sb3_contrib": "sb3",
+    "batched_ppo": "batched",
     "turn_based_aec_to_parallel": "parallel",
     "gymnasium": "gymnasium",
 }

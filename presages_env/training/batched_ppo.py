@@ -1,0 +1,350 @@
+"""Batched self-play PPO: rollouts from the batched kernels, the policy in large batches.
+
+Where :func:`presages_env.training.self_play.train` drives sb3-contrib's MaskablePPO through a
+Stable-Baselines3 ``VecEnv`` (one learner seat per game, Python objects per step), this trainer
+acts for every seat the learner plays in all B games with one forward pass per vector step and
+updates on the whole rollout in large minibatches: the Python cost per step is a handful of
+numpy and torch calls whatever B is. Team play shares one policy between partners (and every
+seat in self-play); ``critic="global"`` gives the value function the game's global state
+(MAPPO-style: the actor still reads only its seat's features). Opponent pools: a share of the
+deals puts the learner against a baseline agent or a frozen snapshot of itself.
+
+The policy is an sb3-contrib ``MaskableActorCriticPolicy``, so what this trainer writes is the
+same ``policy.pt`` as every other trainer (``PPOAgent.load``, ``to_sb3``, the tournaments).
+Hyper-parameters per game: ``hyperparameters.json`` beside this module.
+"""
+
+from __future__ import annotations
+
+import csv
+import dataclasses
+import json
+import time
+from collections.abc import Sequence
+from importlib.resources import files
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from presages_env.agents.base import Agent
+from presages_env.agents.features import make_features
+from presages_env.agents.ppo import PPOAgent, frozen_copy
+from presages_env.core.validation import check_int, check_seed, offset_seed
+from presages_env.games import get_game
+from presages_env.training.opponents import baseline_agent
+from presages_env.training.rollout import SelfPlayRollouts
+from presages_env.training.self_play import BudgetBar, LearningCurve
+
+CRITICS = ("local", "global")
+PRECISIONS = ("float32", "bfloat16")
+MASKED_LOGIT = -1e8  # an illegal action's logit, as sb3-contrib masks it
+
+
+@dataclasses.dataclass
+class BatchedPPOConfig:
+    """Everything a run depends on; saved as ``config.json`` beside the checkpoints."""
+
+    game: str = "president"
+    num_players: int | None = None
+    team_play: bool = True  # partners share the policy (team games)
+    total_timesteps: int = 2_000_000  # learner decisions; the time budget may stop earlier
+    time_budget_s: float | None = 600.0
+    num_envs: int = 512
+    rollout_steps: int = 32  # vector steps per rollout
+    minibatch_size: int = 4096
+    n_epochs: int = 3
+    learning_rate: float = 3e-4
+    gamma: float = 0.995
+    gae_lambda: float = 0.95
+    clip_range: float = 0.2
+    ent_coef: float = 0.01
+    vf_coef: float = 0.5
+    max_grad_norm: float = 0.5
+    net_arch: tuple[int, ...] = (256, 256)
+    features: str = "raw"
+    critic: str = "local"
+    pool_share: float = 0.25  # share of deals against the opponent pool (the rest: self-play)
+    baseline_opponents: tuple[str, ...] = ("heuristic",)
+    snapshot_every: int = 20  # updates between snapshots added to the pool (0: none)
+    max_snapshots: int = 4
+    eval_every: int = 25  # updates between evaluations
+    eval_games: int = 400
+    eval_opponents: tuple[str, ...] = ("random", "heuristic")
+    device: str = "auto"  # "auto": CUDA when torch sees one, else CPU
+    precision: str = "float32"  # "bfloat16": matrix products autocast (weights stay float32)
+    seed: int = 0
+    out_dir: str = "runs/batched_ppo"
+    game_options: dict = dataclasses.field(default_factory=dict)
+
+
+def game_config(game: str, **overrides: Any) -> BatchedPPOConfig:
+    """The recorded hyper-parameters of ``game`` (``hyperparameters.json``), with overrides."""
+    table = json.loads(files(__package__).joinpath("hyperparameters.json").read_text())
+    recorded = {**table.get("default", {}), **table.get(get_game(game).name, {})}
+    settings = {**recorded, **overrides, "game": get_game(game).name}
+    fields = {f.name for f in dataclasses.fields(BatchedPPOConfig)}
+    unknown = sorted(set(settings) - fields)
+    if unknown:
+        raise ValueError(f"unknown settings {unknown}; the settings are {sorted(fields)}")
+    for name in ("net_arch", "baseline_opponents", "eval_opponents"):
+        if name in settings:
+            settings[name] = tuple(settings[name])
+    return BatchedPPOConfig(**settings)
+
+
+def check_config(config: BatchedPPOConfig) -> None:
+    """Refuse a config that cannot run, before anything is built or written."""
+    check_seed(config.seed, "config.seed")
+    get_game(config.game)
+    if config.critic not in CRITICS:
+        raise ValueError(f"critic must be one of {CRITICS}, got {config.critic!r}")
+    if config.precision not in PRECISIONS:
+        raise ValueError(f"precision must be one of {PRECISIONS}, got {config.precision!r}")
+    if not 0.0 <= config.pool_share <= 1.0:
+        raise ValueError(f"pool_share must be in [0, 1], got {config.pool_share}")
+    check_int(config.num_envs, "num_envs", 1, 2**16)
+    check_int(config.rollout_steps, "rollout_steps", 1, 2**16)
+    check_int(config.minibatch_size, "minibatch_size", 1, 2**24)
+    check_int(config.n_epochs, "n_epochs", 1, 1000)
+
+
+class BatchedPPO:
+    """The learner: an SB3 maskable policy, its optimiser and (optionally) a global critic."""
+
+    def __init__(self, config: BatchedPPOConfig) -> None:
+        import torch
+        from gymnasium import spaces
+        from sb3_contrib.common.maskable.policies import MaskableActorCriticPolicy
+
+        check_config(config)
+        self.config = config
+        self.torch = torch
+        self.device = torch.device(
+            ("cuda" if torch.cuda.is_available() else "cpu")
+            if config.device == "auto"
+            else config.device
+        )
+        torch.manual_seed(config.seed)
+        game = get_game(config.game)
+        n = game.check_num_players(config.num_players or game.default_players)
+        self.features = make_features(config.features, game.name, game.num_actions(n))
+        low, high = self.features.low_high(game.obs_low(n), game.obs_high(n))
+        self.policy = MaskableActorCriticPolicy(
+            spaces.Box(low, high),
+            spaces.Discrete(game.num_actions(n)),
+            lambda _: config.learning_rate,
+            net_arch=list(config.net_arch),
+        ).to(self.device)
+        self.critic = None
+        parameters = list(self.policy.parameters())
+        if config.critic == "global":
+            self.critic = self._global_critic(game.global_size(n) + n).to(self.device)
+            parameters += list(self.critic.parameters())
+        self.optimiser = torch.optim.Adam(parameters, lr=config.learning_rate, eps=1e-5)
+
+    def _global_critic(self, size: int):
+        from torch import nn
+
+        layers, width = [], size
+        for hidden in self.config.net_arch:
+            layers += [nn.Linear(width, hidden), nn.Tanh()]
+            width = hidden
+        return nn.Sequential(*layers, nn.Linear(width, 1))
+
+    # ---- the network ------------------------------------------------------------------
+    def _logits(self, x):
+        policy = self.policy
+        return policy.action_net(policy.mlp_extractor.forward_actor(x))
+
+    def _values(self, x):
+        if self.critic is not None:
+            return self.critic(x).squeeze(-1)
+        policy = self.policy
+        return policy.value_net(policy.mlp_extractor.forward_critic(x)).squeeze(-1)
+
+    def _autocast(self):
+        """bfloat16 matrix products where asked (about 2x on CPUs with AVX-512 BF16)."""
+        return self.torch.autocast(
+            self.device.type,
+            dtype=self.torch.bfloat16,
+            enabled=self.config.precision == "bfloat16",
+        )
+
+    def _tensor(self, array: np.ndarray):
+        return self.torch.as_tensor(array, device=self.device)
+
+    def act(self, features: np.ndarray, masks: np.ndarray, critic_input=None):
+        """Sampled actions, their log-probabilities and the values, for a batch of rows."""
+        torch = self.torch
+        with torch.no_grad(), self._autocast():
+            x = self._tensor(features)
+            logits = self._logits(x).float().masked_fill(~self._tensor(masks), MASKED_LOGIT)
+            log_p = torch.log_softmax(logits, dim=-1)
+            noise = -torch.log(-torch.log(torch.rand_like(log_p).clamp_(1e-20, 1.0)))
+            actions = torch.argmax(log_p + noise, dim=-1)  # Gumbel-max: a sample of p
+            chosen = log_p.gather(1, actions[:, None]).squeeze(1)
+            values = self._values(x if critic_input is None else self._tensor(critic_input))
+        return actions.cpu().numpy(), chosen.cpu().numpy(), values.float().cpu().numpy()
+
+    def value(self, inputs: np.ndarray) -> np.ndarray:
+        with self.torch.no_grad(), self._autocast():
+            return self._values(self._tensor(inputs)).float().cpu().numpy()
+
+    # ---- learning ----------------------------------------------------------------------
+    def update(self, rollout) -> dict[str, float]:
+        """PPO's clipped update over the rollout, ``n_epochs`` passes of shuffled minibatches."""
+        torch, config = self.torch, self.config
+        size = rollout.size
+        if size == 0:  # the learner's seats all waited (say, out of cards while others play)
+            return {}
+        data = {
+            "x": self._tensor(rollout.features[:size]),
+            "masks": self._tensor(rollout.masks[:size]),
+            "actions": self._tensor(rollout.actions[:size]),
+            "old_log_p": self._tensor(rollout.log_probs[:size]),
+            "advantages": self._tensor(rollout.advantages[:size]),
+            "returns": self._tensor(rollout.returns[:size]),
+        }
+        if rollout.critic_input is not None:
+            data["critic_x"] = self._tensor(rollout.critic_input[:size])
+        stats: dict[str, list[float]] = {"policy_loss": [], "value_loss": [], "entropy": []}
+        for _ in range(config.n_epochs):
+            order = torch.randperm(size, device=self.device)
+            for start in range(0, size, config.minibatch_size):
+                rows = order[start : start + config.minibatch_size]
+                batch = {name: values[rows] for name, values in data.items()}
+                with self._autocast():
+                    losses = self._losses(batch)
+                loss = (
+                    losses["policy_loss"]
+                    + config.vf_coef * losses["value_loss"]
+                    - config.ent_coef * losses["entropy"]
+                )
+                self.optimiser.zero_grad(set_to_none=True)
+                loss.backward()
+                torch.nn.utils.clip_grad_norm_(
+                    [p for group in self.optimiser.param_groups for p in group["params"]],
+                    config.max_grad_norm,
+                )
+                self.optimiser.step()
+                for name in stats:
+                    stats[name].append(float(losses[name].detach()))
+        return {name: float(np.mean(values)) for name, values in stats.items()}
+
+    def _losses(self, batch: dict) -> dict:
+        torch, config = self.torch, self.config
+        logits = self._logits(batch["x"]).float().masked_fill(~batch["masks"], MASKED_LOGIT)
+        log_p = torch.log_softmax(logits, dim=-1)
+        new_log_p = log_p.gather(1, batch["actions"][:, None]).squeeze(1)
+        entropy = -(log_p.exp() * log_p).masked_fill(~batch["masks"], 0.0).sum(-1).mean()
+        advantages = batch["advantages"]
+        advantages = (advantages - advantages.mean()) / (advantages.std() + 1e-8)
+        ratio = torch.exp(new_log_p - batch["old_log_p"])
+        clipped = torch.clamp(ratio, 1 - config.clip_range, 1 + config.clip_range)
+        policy_loss = -torch.min(ratio * advantages, clipped * advantages).mean()
+        values = self._values(batch.get("critic_x", batch["x"])).float()
+        value_loss = torch.nn.functional.mse_loss(values, batch["returns"])
+        return {"policy_loss": policy_loss, "value_loss": value_loss, "entropy": entropy}
+
+    def agent(self, name: str = "ppo", deterministic: bool = True) -> PPOAgent:
+        """The policy as it stands, as an agent (not a copy: it changes as training goes)."""
+        return PPOAgent(self.policy, name, deterministic, features=self.features)
+
+
+def make_rollouts(learner: BatchedPPO, opponents) -> SelfPlayRollouts:
+    config = learner.config
+    return SelfPlayRollouts(
+        config.game,
+        config.num_envs,
+        config.rollout_steps,
+        learner.features,
+        num_players=config.num_players,
+        opponents=opponents,
+        pool_share=config.pool_share,
+        team_play=config.team_play,
+        central_critic=config.critic == "global",
+        seed=config.seed,
+        **config.game_options,
+    )
+
+
+def collect(learner: BatchedPPO, rollouts: SelfPlayRollouts):
+    """One rollout with the learner's current policy, advantages filled in."""
+    rollouts.collect(learner.act, learner.value)
+    return rollouts.advantages(learner.config.gamma, learner.config.gae_lambda)
+
+
+def train_batched(
+    config: BatchedPPOConfig, opponents: Sequence[Agent] | None = None
+) -> tuple[BatchedPPO, LearningCurve]:
+    """Train under ``config.out_dir``: ``policy.pt`` (the policy, safe to load and share),
+    ``config.json`` and ``learning_curve.csv``. Returns the learner and its curve.
+    ``opponents`` (default: ``config.baseline_opponents`` by name) start the pool; frozen
+    snapshots of the learner join it as it trains."""
+    check_config(config)
+    out = Path(config.out_dir)
+    out.mkdir(parents=True, exist_ok=True)
+    (out / "config.json").write_text(json.dumps(dataclasses.asdict(config), indent=2))
+    learner = BatchedPPO(config)
+    if opponents is None:
+        names = config.baseline_opponents
+        opponents = [baseline_agent(name, config.game, config.seed) for name in names]
+    baselines = list(opponents)
+    rollouts = make_rollouts(learner, baselines)
+    curve = LearningCurve(method=method_label(config))
+    start = time.perf_counter()
+    evaluate(learner, curve, 0, 0.0, out)
+    bar = BudgetBar(config.total_timesteps, config.time_budget_s, "batched PPO self-play")
+    decisions, updates, snapshots = 0, 0, []
+    while decisions < config.total_timesteps:
+        elapsed = time.perf_counter() - start
+        if config.time_budget_s is not None and elapsed >= config.time_budget_s:
+            break
+        rollout = collect(learner, rollouts)
+        learner.update(rollout)
+        decisions += rollout.size
+        updates += 1
+        bar.update(decisions, time.perf_counter() - start)
+        if config.snapshot_every and config.max_snapshots and updates % config.snapshot_every == 0:
+            snapshots.append(frozen_copy(learner.policy, f"snapshot_{decisions}", learner.features))
+            rollouts.set_opponents(baselines + snapshots[-config.max_snapshots :])
+        if updates % config.eval_every == 0:
+            evaluate(learner, curve, decisions, time.perf_counter() - start, out)
+    bar.close()
+    evaluate(learner, curve, decisions, time.perf_counter() - start, out)
+    learner.agent().save(out / "policy.pt")
+    return learner, curve
+
+
+def method_label(config: BatchedPPOConfig) -> str:
+    critic = ", centralised critic" if config.critic == "global" else ""
+    features = "" if config.features == "raw" else f", {config.features} features"
+    return f"batched PPO self-play{critic}{features}, from scratch"
+
+
+def evaluate(learner: BatchedPPO, curve: LearningCurve, decisions: int, seconds: float, out):
+    """A point of the learning curve: win rate and reward against each evaluation opponent."""
+    from presages_env.evaluation.tournament import head_to_head
+
+    config = learner.config
+    row = {"timesteps": decisions, "seconds": round(seconds, 1)}
+    for name in config.eval_opponents:
+        opponent = baseline_agent(name, config.game, offset_seed(config.seed, 1))
+        result = head_to_head(
+            config.game,
+            learner.agent(),
+            opponent,
+            config.eval_games,
+            num_players=config.num_players,
+            seed=offset_seed(config.seed, 12345),
+            **config.game_options,
+        )
+        row[f"win_rate_vs_{name}"] = result.win_rate
+        row[f"mean_reward_vs_{name}"] = result.mean_reward
+        curve.measured_by(result)
+    curve.append(row)
+    with open(Path(out) / "learning_curve.csv", "w", newline="") as f:
+        writer = csv.DictWriter(f, fieldnames=list(row))
+        writer.writeheader()
+        writer.writerows(curve)

@@ -1,0 +1,200 @@
+"""The batched self-play trainer: rollout bookkeeping, GAE along each seat's chain, the
+recorded hyper-parameters, and a short run per game that writes a loadable policy."""
+
+from __future__ import annotations
+
+import dataclasses
+
+import numpy as np
+import pytest
+
+pytest.importorskip("torch", reason="the batched trainer needs the train extra (torch)")
+
+from presages_env.agents import HeuristicAgent, RandomAgent  # noqa: E402
+from presages_env.agents.ppo import PPOAgent  # noqa: E402
+from presages_env.evaluation.tournament import head_to_head  # noqa: E402
+from presages_env.training.batched_ppo import (  # noqa: E402
+    BatchedPPO,
+    check_config,
+    collect,
+    game_config,
+    make_rollouts,
+    train_batched,
+)
+from presages_env.training.rollout import LEARNER, SelfPlayRollouts  # noqa: E402
+
+GAMES = ("president", "presages", "aciliande", "res_arcana")
+pytestmark = pytest.mark.xdist_group("batched_ppo")
+
+
+def tiny(game: str, **overrides):
+    settings = {
+        "num_envs": 16,
+        "rollout_steps": 8,
+        "minibatch_size": 64,
+        "n_epochs": 1,
+        "net_arch": (32, 32),
+        "device": "cpu",
+        "eval_games": 8,
+        "eval_opponents": ("random",),
+    }
+    return game_config(game, **{**settings, **overrides})
+
+
+def uniform_policy(seed: int = 0):
+    """A stand-in learner: uniform over legal actions, value 0."""
+    rng = np.random.default_rng(seed)
+
+    def act(features, masks, critic_input):
+        scores = np.where(masks, rng.random(masks.shape), -1.0)
+        actions = scores.argmax(axis=1)
+        log_probs = -np.log(masks.sum(axis=1)).astype(np.float32)
+        return actions, log_probs, np.zeros(len(actions), np.float32)
+
+    return act, lambda inputs: np.zeros(len(inputs), np.float32)
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_each_decision_is_chained_to_the_same_seats_next_one(game):
+    from presages_env.agents.features import make_features
+    from presages_env.games import get_game
+
+    spec = get_game(game)
+    features = make_features("raw", game, spec.num_actions(spec.default_players))
+    rollouts = SelfPlayRollouts(
+        game, 24, 40, features, opponents=[RandomAgent(3)], pool_share=0.5, seed=1
+    )
+    act, value = uniform_policy()
+    rollout = rollouts.collect(act, value)
+    size = rollout.size
+    assert size > 0
+    nxt = rollouts.next_index[:size]
+    chained = np.flatnonzero(nxt >= 0)
+    assert (nxt[chained] > chained).all()
+    assert (rollout.envs[nxt[chained]] == rollout.envs[chained]).all()
+    assert (rollout.seats[nxt[chained]] == rollout.seats[chained]).all()
+    # a decision either continues, ended its game, or is the seat's open one at the stop
+    open_at_stop = set(rollouts._last[rollouts._last >= 0].tolist())
+    ends = np.flatnonzero(nxt < 0)
+    for i in ends:
+        assert rollouts.terminal[i] or i in open_at_stop
+    assert not rollouts.terminal[chained].any()
+    assert rollout.masks[np.arange(size), rollout.actions[:size]].all()
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_pool_seats_are_never_recorded_as_the_learners(game):
+    config = tiny(game, pool_share=1.0, num_envs=32, rollout_steps=30)
+    learner = BatchedPPO(config)
+    rollouts = make_rollouts(learner, [RandomAgent(5)])
+    recorded = []
+
+    def act(features, masks, critic_input):
+        envs = np.flatnonzero(rollouts.controller[rollouts._rows, rollouts.vec.current] == LEARNER)
+        recorded.append(rollouts.controller[envs, rollouts.vec.current[envs]])
+        return learner.act(features, masks, critic_input)
+
+    rollouts.collect(act, learner.value)
+    assert all((controllers == LEARNER).all() for controllers in recorded)
+    n = rollouts.num_players
+    learner_seats = (rollouts.controller == LEARNER).sum(axis=1)
+    assert (learner_seats >= 1).all() and (learner_seats < n).all()  # every deal has both
+
+
+def reference_gae(rollouts: SelfPlayRollouts, gamma: float, lam: float) -> np.ndarray:
+    """GAE by the textbook recursion, one seat's chain at a time (slow, obviously right)."""
+    rollout = rollouts._buffers
+    size = rollout.size
+    nxt = rollouts.next_index[:size]
+    heads = set(range(size)) - set(nxt[nxt >= 0].tolist())
+    advantages = np.zeros(size)
+    for head in heads:
+        chain = [head]
+        while nxt[chain[-1]] >= 0:
+            chain.append(int(nxt[chain[-1]]))
+        following = 0.0
+        for k in reversed(range(len(chain))):
+            i = chain[k]
+            if rollouts.terminal[i]:
+                next_value, following = 0.0, 0.0
+            elif k + 1 < len(chain):
+                next_value = rollout.values[chain[k + 1]]
+            else:
+                next_value, following = rollouts.bootstrap[i], 0.0
+            delta = rollouts.rewards[i] + gamma * next_value - rollout.values[i]
+            following = delta + gamma * lam * following
+            advantages[i] = following
+    return advantages
+
+
+@pytest.mark.parametrize("game", ["president", "aciliande"])
+def test_advantages_follow_each_seats_chain(game):
+    learner = BatchedPPO(tiny(game, num_envs=32, rollout_steps=150))
+    rollouts = make_rollouts(learner, [])
+    rollout = collect(learner, rollouts)
+    expected = reference_gae(rollouts, learner.config.gamma, learner.config.gae_lambda)
+    np.testing.assert_allclose(rollout.advantages[: rollout.size], expected, atol=1e-4)
+    assert rollouts.rewards[: rollout.size].any()  # the games gave rewards to check
+
+
+def test_every_game_has_recorded_hyperparameters_and_bad_settings_are_refused():
+    for game in GAMES:
+        assert game_config(game).game == game
+    with pytest.raises(ValueError, match="unknown settings"):
+        game_config("presages", learning_rat=1e-3)
+    with pytest.raises(ValueError, match="critic"):
+        check_config(dataclasses.replace(game_config("presages"), critic="central"))
+    with pytest.raises(ValueError, match="precision"):
+        check_config(dataclasses.replace(game_config("presages"), precision="float16"))
+    with pytest.raises(ValueError, match="pool_share"):
+        check_config(dataclasses.replace(game_config("presages"), pool_share=1.5))
+
+
+@pytest.mark.parametrize("game", GAMES)
+@pytest.mark.parametrize(("critic", "precision"), [("local", "float32"), ("global", "bfloat16")])
+def test_a_short_run_writes_a_policy_every_loader_takes(game, critic, precision, tmp_path):
+    config = tiny(
+        game,
+        critic=critic,
+        precision=precision,
+        total_timesteps=300,
+        time_budget_s=None,
+        snapshot_every=1,
+        eval_every=100,
+        out_dir=str(tmp_path),
+    )
+    learner, curve = train_batched(config)
+    assert len(curve) == 2 and curve[-1]["timesteps"] >= 300
+    agent = PPOAgent.load(tmp_path / "policy.pt", game=game)
+    result = head_to_head(game, agent, HeuristicAgent(game), 4, seed=3)
+    assert result.num_games == 4
+    assert (tmp_path / "config.json").is_file() and (tmp_path / "learning_curve.csv").is_file()
+
+
+def test_self_play_learns_against_random_in_president():
+    """A few hundred updates' worth is too slow for the suite; 40 small updates must already
+    lift Président's win rate against a random table well above the untrained policy's."""
+    config = tiny(
+        "president",
+        precision="float32",
+        num_envs=64,
+        rollout_steps=32,
+        minibatch_size=512,
+        n_epochs=2,
+        net_arch=(64, 64),
+        learning_rate=1e-3,
+        pool_share=0.5,
+        baseline_opponents=("random",),
+        snapshot_every=0,
+    )
+    learner = BatchedPPO(config)
+    rollouts = make_rollouts(learner, [RandomAgent(9)])
+
+    def win_rate() -> float:
+        return head_to_head("president", learner.agent(), RandomAgent(4), 400, seed=11).win_rate
+
+    before = win_rate()
+    for _ in range(40):
+        learner.update(collect(learner, rollouts))
+    after = win_rate()
+    assert after > before + 0.1, (before, after)
