@@ -19,7 +19,7 @@ $(PY):
 	$(PY) -m pip install --quiet --upgrade pip
 
 $(STAMP): pyproject.toml constraints.txt | $(PY)
-	$(PIP) -e ".[dev,train]"
+	$(PIP) -e ".[dev,train,openspiel]"
 	touch $(STAMP)
 
 $(RLLIB_STAMP): pyproject.toml constraints.txt

@@ -1,0 +1,35 @@
+"""OpenSpiel for every game: ``pip install presages_env[openspiel]``.
+
+Importing this module registers each game with pyspiel as a Python game, so that
+``pyspiel.load_game("presages_env_<game>", {"players": 4, ...options})`` loads it:
+``presages_env_president``, ``presages_env_presages``, ``presages_env_aciliande`` and
+``presages_env_res_arcana``. The parameters are ``players``, ``seed_bytes`` (the deal's seed
+is drawn by that many chance nodes of 256 equiprobable bytes: sampled chance, see
+:mod:`presages_env.integrations.openspiel_game`) and each game option by its name.
+
+- :class:`CardGame`, :class:`CardGameState`: the pyspiel game and state.
+- :func:`deserialize_game_and_state`: ``pyspiel.deserialize_game_and_state`` for our games
+  without unpickling arbitrary code (pyspiel's own unpickles: use it only on your strings).
+
+``import presages_env`` does not import pyspiel; this module does.
+"""
+
+from presages_env.integrations.openspiel_game import (
+    DEFAULT_SEED_BYTES,
+    MAX_SEED_BYTES,
+    PREFIX,
+    CardGame,
+    CardGameState,
+    deserialize_game_and_state,
+    register,
+)
+
+__all__ = [
+    "DEFAULT_SEED_BYTES",
+    "MAX_SEED_BYTES",
+    "PREFIX",
+    "CardGame",
+    "CardGameState",
+    "deserialize_game_and_state",
+    "register",
+]
