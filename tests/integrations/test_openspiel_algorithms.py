@@ -12,14 +12,13 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-pytest.importorskip("pyspiel", reason="needs the openspiel extra (make test has it)")
+pyspiel = pytest.importorskip("pyspiel", reason="needs the openspiel extra (make test has it)")
 pytest.importorskip("torch", reason="needs the train extra")
 
 from presages_env.agents.heuristic import HeuristicAgent  # noqa: E402
 from presages_env.evaluation import mean_interval, win_rate  # noqa: E402
 from presages_env.integrations import openspiel_algorithms as algorithms  # noqa: E402
 
-pyspiel = pytest.importorskip("pyspiel")
 ROOT = Path(__file__).resolve().parents[2]
 # The smallest Aciliande where MCCFR means something: two players, one life, one-card hands:
 # a game is a bid each and a card each, and the information states recur.
