@@ -16,7 +16,6 @@ Hyper-parameters per game: ``hyperparameters.json`` beside this module.
 
 from __future__ import annotations
 
-import csv
 import dataclasses
 import json
 import time
@@ -30,11 +29,11 @@ import numpy as np
 from presages_env.agents.base import Agent
 from presages_env.agents.features import make_features
 from presages_env.agents.ppo import PPOAgent, frozen_copy
-from presages_env.core.validation import check_int, check_seed, offset_seed
+from presages_env.core.validation import check_int, check_seed
 from presages_env.games import get_game
 from presages_env.training.opponents import baseline_agent
 from presages_env.training.rollout import SelfPlayRollouts
-from presages_env.training.self_play import BudgetBar, LearningCurve
+from presages_env.training.self_play import BudgetBar, LearningCurve, add_curve_point
 
 CRITICS = ("local", "global")
 PRECISIONS = ("float32", "bfloat16")
@@ -325,26 +324,7 @@ def method_label(config: BatchedPPOConfig) -> str:
 
 def evaluate(learner: BatchedPPO, curve: LearningCurve, decisions: int, seconds: float, out):
     """A point of the learning curve: win rate and reward against each evaluation opponent."""
-    from presages_env.evaluation.tournament import head_to_head
-
     config = learner.config
-    row = {"timesteps": decisions, "seconds": round(seconds, 1)}
-    for name in config.eval_opponents:
-        opponent = baseline_agent(name, config.game, offset_seed(config.seed, 1))
-        result = head_to_head(
-            config.game,
-            learner.agent(),
-            opponent,
-            config.eval_games,
-            num_players=config.num_players,
-            seed=offset_seed(config.seed, 12345),
-            **config.game_options,
-        )
-        row[f"win_rate_vs_{name}"] = result.win_rate
-        row[f"mean_reward_vs_{name}"] = result.mean_reward
-        curve.measured_by(result)
-    curve.append(row)
-    with open(Path(out) / "learning_curve.csv", "w", newline="") as f:
-        writer = csv.DictWriter(f, fieldnames=list(row))
-        writer.writeheader()
-        writer.writerows(curve)
+    add_curve_point(
+        curve, learner.agent(), config, config.eval_opponents, decisions, round(seconds, 1), out
+    )

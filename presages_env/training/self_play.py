@@ -189,29 +189,45 @@ class _Training:
             self.evaluate(model)
 
     def evaluate(self, model) -> None:
-        from presages_env.evaluation.tournament import head_to_head
+        seconds = time.perf_counter() - self.start
+        opponents = self.config.eval_opponents or self.config.baseline_opponents
+        add_curve_point(
+            self.curve,
+            learner_agent(model),
+            self.config,
+            opponents,
+            model.num_timesteps,
+            seconds,
+            self.out,
+        )
 
-        learner = learner_agent(model)
-        row = {"timesteps": model.num_timesteps, "seconds": time.perf_counter() - self.start}
-        for name in self.config.eval_opponents or self.config.baseline_opponents:
-            opponent = baseline_agent(name, self.config.game, offset_seed(self.config.seed, 1))
-            result = head_to_head(
-                self.config.game,
-                learner,
-                opponent,
-                self.config.eval_games,
-                num_players=self.config.num_players,
-                seed=offset_seed(self.config.seed, 12345),
-                **self.config.game_options,
-            )
-            row[f"win_rate_vs_{name}"] = result.win_rate
-            row[f"mean_reward_vs_{name}"] = result.mean_reward
-            self.curve.measured_by(result)
-        self.curve.append(row)
-        with open(self.out / "learning_curve.csv", "w", newline="") as f:
-            writer = csv.DictWriter(f, fieldnames=list(row))
-            writer.writeheader()
-            writer.writerows(self.curve)
+
+def add_curve_point(curve, agent, config, opponents, decisions: int, seconds: float, out) -> None:
+    """Measure ``agent`` against each baseline in ``opponents`` (``config`` gives the game,
+    its options and player count, the games and the seed), add the row to ``curve`` and
+    rewrite ``out/learning_curve.csv``."""
+    from presages_env.evaluation.tournament import head_to_head
+
+    row = {"timesteps": decisions, "seconds": seconds}
+    for name in opponents:
+        opponent = baseline_agent(name, config.game, offset_seed(config.seed, 1))
+        result = head_to_head(
+            config.game,
+            agent,
+            opponent,
+            config.eval_games,
+            num_players=config.num_players,
+            seed=offset_seed(config.seed, 12345),
+            **config.game_options,
+        )
+        row[f"win_rate_vs_{name}"] = result.win_rate
+        row[f"mean_reward_vs_{name}"] = result.mean_reward
+        curve.measured_by(result)
+    curve.append(row)
+    with open(Path(out) / "learning_curve.csv", "w", newline="") as f:
+        writer = csv.DictWriter(f, fieldnames=list(row))
+        writer.writeheader()
+        writer.writerows(curve)
 
 
 def learner_agent(model, name: str = "ppo") -> PPOAgent:
