@@ -240,3 +240,25 @@ def test_serial_threaded_and_chosen_loops_give_the_same_games(parallel):
 def test_parallel_must_be_a_bool_or_none():
     with pytest.raises(TypeError, match="parallel"):
         presages_env.make_vec("president", 4, parallel="yes")
+
+
+def test_observe_seats_is_each_seats_observation_and_refuses_bad_indices():
+    vec = presages_env.make_vec("president", 3, num_players=4, seed=2)
+    envs, seats = np.array([0, 2, 2]), np.array([3, 0, 1])
+    obs = vec.observe_seats(envs, seats)
+    for row, (env, seat) in enumerate(zip(envs, seats, strict=True)):
+        expected = np.zeros(vec.obs_size, dtype=vec.obs.dtype)
+        vec.game.observe(vec.states[env], int(seat), expected)
+        np.testing.assert_array_equal(obs[row], expected)
+    before = vec.states.copy()
+    for bad_envs, bad_seats, error in (
+        (np.array([3]), np.array([0]), ValueError),
+        (np.array([-1]), np.array([0]), ValueError),
+        (np.array([0]), np.array([4]), ValueError),
+        (np.array([0, 1]), np.array([0]), TypeError),
+        (np.array([0.0]), np.array([0]), TypeError),
+        ([[0]], [[0]], TypeError),
+    ):
+        with pytest.raises(error):
+            vec.observe_seats(bad_envs, bad_seats)
+    np.testing.assert_array_equal(vec.states, before)
