@@ -8,7 +8,10 @@ For every agent (the specs of ``python -m presages_env play``: ``heuristic``, ``
 ``search[:SIMULATIONS]``, ``random``), trains a fresh best response against it with the
 batched trainer at the same budget and seed (``evaluation.best_response``), then prints and
 writes a Markdown table: the best response's win rate and reward against the frozen agent,
-with 95% intervals, and the training time.
+with 95% intervals, and the training time. ``--set`` overrides trainer settings as in
+``train_batched.py``; ``--set init_policy=shipped features=heuristic_hints`` starts each best
+response from the shipped policy (a warm start, where a from-scratch learner gets nowhere
+near the frozen agent at the budget, as in Présages).
 """
 
 from __future__ import annotations
@@ -18,6 +21,7 @@ from pathlib import Path
 
 from presages_env.agents.specs import make_agent
 from presages_env.evaluation.best_response import ABR_DECISIONS, approximate_best_response
+from presages_env.training.batched_ppo import parse_setting
 
 
 def main() -> None:
@@ -29,6 +33,14 @@ def main() -> None:
     p.add_argument("--eval-games", type=int, default=4000)
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--out", default=None, help="Markdown table (default: print only)")
+    p.add_argument(
+        "--set",
+        nargs="*",
+        type=parse_setting,
+        default=[],
+        metavar="NAME=VALUE",
+        help="trainer settings, as in train_batched.py (init_policy=shipped: a warm start)",
+    )
     args = p.parse_args()
     rows = [
         "| frozen agent | BR win rate (95% interval) | BR reward | chance | decisions | seconds |",
@@ -44,6 +56,7 @@ def main() -> None:
             decisions=args.decisions,
             eval_games=args.eval_games,
             seed=args.seed,
+            **dict(args.set),
         )
         print(abr.line(), flush=True)
         rate, reward = abr.win_rate, abr.mean_reward

@@ -3,14 +3,16 @@ tournament with ratings.
 
     python baselines/demo.py [--game presages] [--budget 200] [--eval-games 600]
 
-On the default game (Présages, 4 players, the learner playing a whole team) two runs of
-MaskablePPO self-play share the --budget seconds:
+On the default game (Présages, 4 players, the learner playing a whole team) two runs share
+the --budget seconds:
 
-1. **from scratch**: a random policy on the raw observation, opponents random and its own
-   snapshots, no heuristic anywhere; its win rate against random climbs as it learns;
-2. **warm-started**: the heuristic cloned first (the policy also reads the heuristic's
-   hints), so it starts level with the heuristic, and PPO looks for where departing from
-   the advice pays.
+1. **from scratch**: the batched self-play trainer (``training/batched_ppo.py``, the game's
+   recorded hyper-parameters) from a random policy on the raw observation, opponents random
+   and its own snapshots, no heuristic anywhere; its win rate against random climbs as it
+   learns;
+2. **warm-started**: MaskablePPO with the heuristic cloned first (the policy also reads the
+   heuristic's hints), so it starts level with the heuristic, and PPO looks for where
+   departing from the advice pays.
 
 Both learning curves (win rates against random and against the heuristic) go on one plot;
 then the agents play each other with seat rotation and fixed seeds. Prints the results and
@@ -32,7 +34,7 @@ from presages_env.evaluation import (
     ratings_table,
     results_table,
 )
-from presages_env.training.populations import from_scratch_config
+from presages_env.training.batched_ppo import game_config, train_batched
 from presages_env.training.self_play import (
     TrainConfig,
     learner_agent,
@@ -57,17 +59,19 @@ def main() -> None:
     seconds = args.budget / 2
     curve_games = args.curve_games  # 400: ± 5 points at worst
 
-    print(f"== 1. from scratch: PPO self-play on the raw observation ({seconds:.0f} s)")
-    scratch = from_scratch_config(
+    print(f"== 1. from scratch: batched PPO self-play on the raw observation ({seconds:.0f} s)")
+    scratch = game_config(
         game,
-        args.seed,
-        out / "from_scratch",
-        args.players,
-        seconds=seconds,
-        eval_games=curve_games,
+        num_players=args.players,
+        time_budget_s=seconds,
+        total_timesteps=10**9,
+        baseline_opponents=("random",),  # no heuristic anywhere in training
         eval_opponents=("random", "heuristic"),  # the heuristic only measures the curve
+        eval_games=curve_games,
+        seed=args.seed,
+        out_dir=str(out / "from_scratch"),
     )
-    scratch_model, scratch_curve = train(scratch)
+    scratch_learner, scratch_curve = train_batched(scratch)
 
     print(f"== 2. warm-started: the heuristic cloned, then PPO ({seconds:.0f} s)")
     warm = TrainConfig(
@@ -87,7 +91,9 @@ def main() -> None:
     )
     warm_model, warm_curve = train(warm)
     curves = {"from scratch": scratch_curve, "warm-started": warm_curve}
-    methods = "MaskablePPO self-play, from scratch vs warm-started (heuristic cloned, hints read)"
+    methods = (
+        "from scratch (batched PPO) vs warm-started (MaskablePPO, heuristic cloned, hints read)"
+    )
     plot_learning_curve(curves, out / "learning_curves.png", method=methods)
     for name, curve in curves.items():
         first, last = curve[0], curve[-1]
@@ -101,7 +107,7 @@ def main() -> None:
     print(f"== 3. tournament ({args.eval_games} games per pairing, seeds not used in training)")
     agents = {
         "ppo (warm-started)": learner_agent(warm_model),
-        "ppo (from scratch)": learner_agent(scratch_model),
+        "ppo (from scratch)": scratch_learner.agent(),
         "heuristic": HeuristicAgent(game),
         "random": RandomAgent(args.seed),
     }

@@ -13,22 +13,10 @@ learning_curve.png.
 from __future__ import annotations
 
 import argparse
-import json
 from pathlib import Path
 
-from presages_env.training.batched_ppo import game_config, train_batched
+from presages_env.training.batched_ppo import game_config, parse_setting, train_batched
 from presages_env.training.self_play import plot_learning_curve
-
-
-def setting(text: str) -> tuple[str, object]:
-    """``name=value``: ``n_epochs=2``, ``net_arch=[64,64]``, ``features=heuristic_hints``."""
-    name, sep, value = text.partition("=")
-    if not sep or not name.isidentifier():
-        raise argparse.ArgumentTypeError(f"expected name=value, got {text!r}")
-    try:
-        return name, json.loads(value)
-    except json.JSONDecodeError:
-        return name, value
 
 
 def main() -> None:
@@ -39,7 +27,7 @@ def main() -> None:
     p.add_argument("--timesteps", type=int, default=100_000_000, help="learner decisions")
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--out", default="runs/batched")
-    p.add_argument("--set", nargs="*", type=setting, default=[], metavar="NAME=VALUE")
+    p.add_argument("--set", nargs="*", type=parse_setting, default=[], metavar="NAME=VALUE")
     args = p.parse_args()
     config = game_config(
         args.game,

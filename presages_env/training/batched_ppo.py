@@ -16,6 +16,7 @@ Hyper-parameters per game: ``hyperparameters.json`` beside this module.
 
 from __future__ import annotations
 
+import argparse
 import dataclasses
 import json
 import time
@@ -28,7 +29,7 @@ import numpy as np
 
 from presages_env.agents.base import Agent
 from presages_env.agents.features import make_features
-from presages_env.agents.ppo import PPOAgent, frozen_copy
+from presages_env.agents.ppo import PPOAgent, frozen_copy, policy_metadata, shipped_checkpoint
 from presages_env.core.validation import check_int, check_seed
 from presages_env.games import get_game
 from presages_env.training.opponents import baseline_agent
@@ -62,6 +63,9 @@ class BatchedPPOConfig:
     max_grad_norm: float = 0.5
     net_arch: tuple[int, ...] = (256, 256)
     features: str = "raw"
+    # a policy.pt to start from (checked on load), "shipped" for the game's shipped checkpoint,
+    # or None: from scratch. Its features and network must match the settings above.
+    init_policy: str | None = None
     critic: str = "local"
     pool_share: float = 0.25  # share of deals against the opponent pool (the rest: self-play)
     baseline_opponents: tuple[str, ...] = ("heuristic",)
@@ -70,6 +74,10 @@ class BatchedPPOConfig:
     eval_every: int = 25  # updates between evaluations
     eval_games: int = 400
     eval_opponents: tuple[str, ...] = ("random", "heuristic")
+    # updates that train the value function alone at the start, so that a policy loaded with
+    # init_policy is not pushed around by a critic fitted to another reward or table size
+    critic_warmup_updates: int = 0
+    keep_checkpoints: bool = False  # also save policy_<decisions>.pt at every evaluation
     device: str = "auto"  # "auto": CUDA when torch sees one, else CPU
     precision: str = "float32"  # "bfloat16": matrix products autocast (weights stay float32)
     seed: int = 0
@@ -92,6 +100,18 @@ def game_config(game: str, **overrides: Any) -> BatchedPPOConfig:
     return BatchedPPOConfig(**settings)
 
 
+def parse_setting(text: str) -> tuple[str, Any]:
+    """A command line's ``name=value`` (``n_epochs=2``, ``net_arch=[64,64]``,
+    ``features=heuristic_hints``): the value read as JSON where it parses, else a string."""
+    name, sep, value = text.partition("=")
+    if not sep or not name.isidentifier():
+        raise argparse.ArgumentTypeError(f"expected name=value, got {text!r}")
+    try:
+        return name, json.loads(value)
+    except json.JSONDecodeError:
+        return name, value
+
+
 def check_config(config: BatchedPPOConfig) -> None:
     """Refuse a config that cannot run, before anything is built or written."""
     check_seed(config.seed, "config.seed")
@@ -106,6 +126,7 @@ def check_config(config: BatchedPPOConfig) -> None:
     check_int(config.rollout_steps, "rollout_steps", 1, 2**16)
     check_int(config.minibatch_size, "minibatch_size", 1, 2**24)
     check_int(config.n_epochs, "n_epochs", 1, 1000)
+    check_int(config.critic_warmup_updates, "critic_warmup_updates", 0, 2**31)
 
 
 class BatchedPPO:
@@ -129,12 +150,16 @@ class BatchedPPO:
         n = game.check_num_players(config.num_players or game.default_players)
         self.features = make_features(config.features, game.name, game.num_actions(n))
         low, high = self.features.low_high(game.obs_low(n), game.obs_high(n))
-        self.policy = MaskableActorCriticPolicy(
-            spaces.Box(low, high),
-            spaces.Discrete(game.num_actions(n)),
-            lambda _: config.learning_rate,
-            net_arch=list(config.net_arch),
-        ).to(self.device)
+        if config.init_policy is None:
+            self.policy = MaskableActorCriticPolicy(
+                spaces.Box(low, high),
+                spaces.Discrete(game.num_actions(n)),
+                lambda _: config.learning_rate,
+                net_arch=list(config.net_arch),
+            )
+        else:
+            self.policy = initial_policy(config, game.name, n)
+        self.policy.to(self.device)
         self.critic = None
         parameters = list(self.policy.parameters())
         if config.critic == "global":
@@ -191,8 +216,9 @@ class BatchedPPO:
             return self._values(self._tensor(inputs)).float().cpu().numpy()
 
     # ---- learning ----------------------------------------------------------------------
-    def update(self, rollout) -> dict[str, float]:
-        """PPO's clipped update over the rollout, ``n_epochs`` passes of shuffled minibatches."""
+    def update(self, rollout, value_only: bool = False) -> dict[str, float]:
+        """PPO's clipped update over the rollout, ``n_epochs`` passes of shuffled minibatches
+        (``value_only``: the value loss alone, the policy left as it is)."""
         torch, config = self.torch, self.config
         size = rollout.size
         if size == 0:  # the learner's seats all waited (say, out of cards while others play)
@@ -208,18 +234,18 @@ class BatchedPPO:
         if rollout.critic_input is not None:
             data["critic_x"] = self._tensor(rollout.critic_input[:size])
         stats: dict[str, list[float]] = {"policy_loss": [], "value_loss": [], "entropy": []}
+        # minibatches of equal size (within one row): a short remainder would take a full
+        # optimiser step on a few rows' noise (a single row's advantages cannot be normalised)
+        minibatches = -(-size // config.minibatch_size)
         for _ in range(config.n_epochs):
             order = torch.randperm(size, device=self.device)
-            for start in range(0, size, config.minibatch_size):
-                rows = order[start : start + config.minibatch_size]
+            for rows in torch.tensor_split(order, minibatches):
                 batch = {name: values[rows] for name, values in data.items()}
                 with self._autocast():
                     losses = self._losses(batch)
-                loss = (
-                    losses["policy_loss"]
-                    + config.vf_coef * losses["value_loss"]
-                    - config.ent_coef * losses["entropy"]
-                )
+                loss = config.vf_coef * losses["value_loss"]
+                if not value_only:
+                    loss = loss + losses["policy_loss"] - config.ent_coef * losses["entropy"]
                 self.optimiser.zero_grad(set_to_none=True)
                 loss.backward()
                 torch.nn.utils.clip_grad_norm_(
@@ -238,7 +264,8 @@ class BatchedPPO:
         new_log_p = log_p.gather(1, batch["actions"][:, None]).squeeze(1)
         entropy = -(log_p.exp() * log_p).masked_fill(~batch["masks"], 0.0).sum(-1).mean()
         advantages = batch["advantages"]
-        advantages = (advantages - advantages.mean()) / (advantages.std() + 1e-8)
+        if advantages.numel() > 1:
+            advantages = (advantages - advantages.mean()) / (advantages.std() + 1e-8)
         ratio = torch.exp(new_log_p - batch["old_log_p"])
         clipped = torch.clamp(ratio, 1 - config.clip_range, 1 + config.clip_range)
         policy_loss = -torch.min(ratio * advantages, clipped * advantages).mean()
@@ -249,6 +276,28 @@ class BatchedPPO:
     def agent(self, name: str = "ppo", deterministic: bool = True) -> PPOAgent:
         """The policy as it stands, as an agent (not a copy: it changes as training goes)."""
         return PPOAgent(self.policy, name, deterministic, features=self.features)
+
+
+def initial_policy(config: BatchedPPOConfig, game: str, num_players: int):
+    """The policy of ``config.init_policy``, loaded through the checked loader, refused unless
+    its features and network are the config's (the run records what it trained)."""
+    path = config.init_policy
+    if path == "shipped":
+        path = shipped_checkpoint(game, num_players)
+    loaded = PPOAgent.load(path, game=game, num_players=num_players)
+    features = "raw" if loaded.features is None else loaded.features.name
+    if features != config.features:
+        raise ValueError(
+            f"init_policy {path} reads {features!r} features but config.features is "
+            f"{config.features!r}: set features={features!r}"
+        )
+    arch = policy_metadata(loaded.policy, game, loaded.features)["net_arch"]
+    if arch["pi"] != list(config.net_arch) or arch["vf"] != list(config.net_arch):
+        raise ValueError(
+            f"init_policy {path} has the network {arch} but config.net_arch is "
+            f"{list(config.net_arch)}: set net_arch={arch['pi']}"
+        )
+    return loaded.policy
 
 
 def make_rollouts(learner: BatchedPPO, opponents) -> SelfPlayRollouts:
@@ -281,11 +330,10 @@ def train_batched(
     ``config.json`` and ``learning_curve.csv``. Returns the learner and its curve.
     ``opponents`` (default: ``config.baseline_opponents`` by name) start the pool; frozen
     snapshots of the learner join it as it trains."""
-    check_config(config)
+    learner = BatchedPPO(config)  # checks the config and init_policy before anything is written
     out = Path(config.out_dir)
     out.mkdir(parents=True, exist_ok=True)
     (out / "config.json").write_text(json.dumps(dataclasses.asdict(config), indent=2))
-    learner = BatchedPPO(config)
     if opponents is None:
         names = config.baseline_opponents
         opponents = [baseline_agent(name, config.game, config.seed) for name in names]
@@ -301,7 +349,7 @@ def train_batched(
         if config.time_budget_s is not None and elapsed >= config.time_budget_s:
             break
         rollout = collect(learner, rollouts)
-        learner.update(rollout)
+        learner.update(rollout, value_only=updates < config.critic_warmup_updates)
         decisions += rollout.size
         updates += 1
         bar.update(decisions, time.perf_counter() - start)
@@ -319,7 +367,8 @@ def train_batched(
 def method_label(config: BatchedPPOConfig) -> str:
     critic = ", centralised critic" if config.critic == "global" else ""
     features = "" if config.features == "raw" else f", {config.features} features"
-    return f"batched PPO self-play{critic}{features}, from scratch"
+    start = "from scratch" if config.init_policy is None else f"from {config.init_policy}"
+    return f"batched PPO self-play{critic}{features}, {start}"
 
 
 def evaluate(learner: BatchedPPO, curve: LearningCurve, decisions: int, seconds: float, out):
@@ -328,3 +377,5 @@ def evaluate(learner: BatchedPPO, curve: LearningCurve, decisions: int, seconds:
     add_curve_point(
         curve, learner.agent(), config, config.eval_opponents, decisions, round(seconds, 1), out
     )
+    if config.keep_checkpoints:
+        learner.agent().save(Path(out) / f"policy_{decisions}.pt")

@@ -11,7 +11,7 @@ import pytest
 pytest.importorskip("torch", reason="the batched trainer needs the train extra (torch)")
 
 from presages_env.agents import HeuristicAgent, RandomAgent  # noqa: E402
-from presages_env.agents.ppo import PPOAgent  # noqa: E402
+from presages_env.agents.ppo import PPOAgent, shipped_checkpoint  # noqa: E402
 from presages_env.evaluation.tournament import head_to_head  # noqa: E402
 from presages_env.training.batched_ppo import (  # noqa: E402
     BatchedPPO,
@@ -19,6 +19,7 @@ from presages_env.training.batched_ppo import (  # noqa: E402
     collect,
     game_config,
     make_rollouts,
+    parse_setting,
     train_batched,
 )
 from presages_env.training.rollout import LEARNER, SelfPlayRollouts  # noqa: E402
@@ -198,3 +199,94 @@ def test_self_play_learns_against_random_in_president():
         learner.update(collect(learner, rollouts))
     after = win_rate()
     assert after > before + 0.1, (before, after)
+
+
+def test_a_run_starts_from_a_saved_policy_and_keeps_a_checkpoint_per_evaluation(tmp_path):
+    import torch
+
+    first = tiny("president", total_timesteps=100, time_budget_s=None, out_dir=str(tmp_path / "a"))
+    trained, _ = train_batched(first)
+    saved = tmp_path / "a" / "policy.pt"
+    config = dataclasses.replace(
+        first, init_policy=str(saved), keep_checkpoints=True, out_dir=str(tmp_path / "b")
+    )
+    started = BatchedPPO(config)
+    for name, weights in trained.policy.state_dict().items():
+        assert torch.equal(started.policy.state_dict()[name], weights), name
+    _, curve = train_batched(config)
+    kept = sorted(path.name for path in (tmp_path / "b").glob("policy_*.pt"))
+    assert kept == sorted(f"policy_{row['timesteps']}.pt" for row in curve)
+    assert "from " + str(saved) in curve.method
+
+
+def test_the_shipped_policy_is_a_starting_point(tmp_path):
+    import torch
+
+    shipped = PPOAgent.load(shipped_checkpoint("res_arcana", 2), game="res_arcana")
+    learner = BatchedPPO(
+        tiny("res_arcana", num_players=2, net_arch=(256, 256), init_policy="shipped")
+    )
+    for name, weights in shipped.policy.state_dict().items():
+        assert torch.equal(learner.policy.state_dict()[name], weights), name
+
+
+@pytest.mark.parametrize(
+    ("settings", "message"),
+    [
+        ({"features": "heuristic_hints"}, "reads 'raw' features"),
+        ({"net_arch": (64, 64)}, "has the network"),
+        ({"init_policy": "GARBAGE"}, "not a readable torch checkpoint"),
+    ],
+)
+def test_a_starting_policy_that_does_not_fit_is_refused_before_anything_is_written(
+    settings, message, tmp_path
+):
+    saved = tmp_path / "policy.pt"
+    train_batched(tiny("president", total_timesteps=50, time_budget_s=None, out_dir=str(tmp_path)))
+    garbage = tmp_path / "garbage.pt"
+    garbage.write_bytes(b"not a checkpoint")
+    init = str(garbage) if settings.get("init_policy") == "GARBAGE" else str(saved)
+    out = tmp_path / "refused"
+    config = tiny("president", **{**settings, "init_policy": init, "out_dir": str(out)})
+    with pytest.raises(ValueError, match=message):
+        train_batched(config)
+    assert not out.exists()
+
+
+def test_a_value_only_update_trains_the_critic_and_leaves_the_policy_alone():
+    import torch
+
+    learner = BatchedPPO(tiny("president", precision="float32"))
+    rollouts = make_rollouts(learner, [RandomAgent(1)])
+    before = {name: w.clone() for name, w in learner.policy.state_dict().items()}
+    learner.update(collect(learner, rollouts), value_only=True)
+    after = learner.policy.state_dict()
+    changed = {name for name in before if not torch.equal(before[name], after[name])}
+    assert changed and all("value" in name for name in changed), sorted(changed)
+    learner.update(collect(learner, rollouts))
+    assert not torch.equal(
+        before["action_net.weight"], learner.policy.state_dict()["action_net.weight"]
+    )
+
+
+def test_command_line_settings_read_json_values_and_refuse_anything_else():
+    import argparse
+
+    assert parse_setting("n_epochs=2") == ("n_epochs", 2)
+    assert parse_setting("net_arch=[64,64]") == ("net_arch", [64, 64])
+    assert parse_setting("init_policy=shipped") == ("init_policy", "shipped")
+    for bad in ("n_epochs", "=2", "not a name=1", ""):
+        with pytest.raises(argparse.ArgumentTypeError, match="expected name=value"):
+            parse_setting(bad)
+
+
+def test_a_rollout_one_row_past_a_whole_minibatch_updates_to_finite_weights():
+    """Minibatches split the rollout evenly: no one-row remainder, whose advantages have no
+    standard deviation (NaN weights before) and whose noise would take a full step."""
+    import torch
+
+    learner = BatchedPPO(tiny("president", precision="float32"))
+    rollout = collect(learner, make_rollouts(learner, [RandomAgent(1)]))
+    learner.config = dataclasses.replace(learner.config, minibatch_size=rollout.size - 1)
+    learner.update(rollout)
+    assert all(torch.isfinite(w).all() for w in learner.policy.state_dict().values())
