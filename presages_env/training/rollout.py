@@ -227,8 +227,10 @@ class SelfPlayRollouts:
         if self.central_critic:
             inputs = self.critic_input(envs, seats)
         else:
-            no_moves = np.zeros((envs.size, self.vec.num_actions), np.int8)
-            inputs = self.features(self.vec.observe_seats(envs, seats), no_moves)
+            # the seat to move has its legal moves (hint features read them); the others none
+            to_move = (seats == self.vec.current[envs])[:, None]
+            masks = np.where(to_move, self.vec.masks[envs], 0).astype(np.int8)
+            inputs = self.features(self.vec.observe_seats(envs, seats), masks)
         self.bootstrap[self._last[envs, seats]] = value(inputs)
 
     # ---- advantages ---------------------------------------------------------------------

@@ -290,3 +290,22 @@ def test_a_rollout_one_row_past_a_whole_minibatch_updates_to_finite_weights():
     learner.config = dataclasses.replace(learner.config, minibatch_size=rollout.size - 1)
     learner.update(rollout)
     assert all(torch.isfinite(w).all() for w in learner.policy.state_dict().values())
+
+
+def test_the_seat_to_move_is_bootstrapped_from_the_features_it_would_act_on():
+    """Hint features read the legal moves: the seat to move is valued on its own, as when it
+    acts, not on an empty mask."""
+    from presages_env.agents.features import make_features
+    from presages_env.games import get_game
+
+    features = make_features("heuristic_hints", "president", get_game("president").num_actions(4))
+    rollouts = SelfPlayRollouts("president", 8, 5, features, num_players=4, seed=0)
+    seen = []
+    act, _ = uniform_policy()
+    rollouts.collect(act, lambda inputs: seen.append(inputs) or np.zeros(len(inputs), np.float32))
+    vec = rollouts.vec
+    envs, seats = np.nonzero(rollouts._last >= 0)
+    to_move = seats == vec.current[envs]
+    assert to_move.any() and (~to_move).any()
+    movers = envs[to_move]
+    np.testing.assert_array_equal(seen[-1][to_move], features(vec.obs[movers], vec.masks[movers]))
