@@ -572,9 +572,26 @@ def _history_items(state: CardGameState) -> list[tuple[int, int]]:
 
 # ---- registration ------------------------------------------------------------------------
 _registered: set[str] = set()
-# The creators pyspiel holds, kept alive here too: pyspiel's registry drops its reference
-# after the interpreter has finalised, and a creator freed then aborts the process.
-_creators: dict[str, Any] = {}
+
+
+class _Creator:
+    """What pyspiel calls to make a game: ``CardGame(name, params)``.
+
+    pyspiel keeps each creator in a C++ static registry that is destroyed by ``exit()``,
+    after the interpreter has finalised, without the GIL: a creator whose last reference
+    goes then is deallocated without a thread state, and the process aborts ("Fatal Python
+    error: PyThreadState_Get"). A reference from this module does not prevent that, since
+    finalisation clears the globals of every module still alive. So a creator refers to
+    itself: the cycle is never collected while pyspiel holds it (an outside reference),
+    and pyspiel's last release leaves it one reference, so it is never freed.
+    """
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+        self.itself = self
+
+    def __call__(self, params: dict[str, Any] | None = None) -> CardGame:
+        return CardGame(self.name, params)
 
 
 def register() -> None:
@@ -586,16 +603,8 @@ def register() -> None:
         game = get_game(name)
         options = game.make_options(game.default_players)
         utility, _, _ = utility_bounds(game, game.default_players, options)
-        _creators[short_name] = _creator(name)
-        pyspiel.register_game(_game_type(game, utility), _creators[short_name])
+        pyspiel.register_game(_game_type(game, utility), _Creator(name))
         _registered.add(short_name)
-
-
-def _creator(name: str):
-    def create(params: dict[str, Any] | None = None) -> CardGame:
-        return CardGame(name, params)
-
-    return create
 
 
 register()

@@ -311,3 +311,19 @@ def test_importing_presages_env_does_not_import_pyspiel():
         "assert 'pyspiel' not in sys.modules and 'open_spiel' not in sys.modules"
     )
     subprocess.run([sys.executable, "-c", code], check=True)
+
+
+def test_the_process_exits_cleanly_when_the_module_outlives_finalisation():
+    """pyspiel releases its game creators at ``exit()``, after the interpreter finalised and
+    without the GIL; a creator freed then aborted the process ("Fatal Python error:
+    PyThreadState_Get"). Finalisation clears the globals of every module still alive, so
+    keeping the module alive (here from ``sys``, cleared after the modules) left pyspiel's
+    reference the last one."""
+    code = (
+        "import sys, pyspiel, presages_env.integrations.openspiel_game as module;"
+        "sys.keep_module_alive = module;"
+        "pyspiel.load_game('presages_env_president').new_initial_state()"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert "Fatal Python error" not in done.stderr
+    assert done.returncode == 0, done.stderr
