@@ -359,7 +359,8 @@ def train_batched(
         if updates % config.eval_every == 0:
             evaluate(learner, curve, decisions, time.perf_counter() - start, out)
     bar.close()
-    evaluate(learner, curve, decisions, time.perf_counter() - start, out)
+    if curve[-1]["timesteps"] != decisions:  # not measured at this point yet
+        evaluate(learner, curve, decisions, time.perf_counter() - start, out)
     learner.agent().save(out / "policy.pt")
     return learner, curve
 

@@ -208,12 +208,18 @@ def test_a_run_starts_from_a_saved_policy_and_keeps_a_checkpoint_per_evaluation(
     trained, _ = train_batched(first)
     saved = tmp_path / "a" / "policy.pt"
     config = dataclasses.replace(
-        first, init_policy=str(saved), keep_checkpoints=True, out_dir=str(tmp_path / "b")
+        first,
+        init_policy=str(saved),
+        keep_checkpoints=True,
+        eval_every=1,
+        out_dir=str(tmp_path / "b"),
     )
     started = BatchedPPO(config)
     for name, weights in trained.policy.state_dict().items():
         assert torch.equal(started.policy.state_dict()[name], weights), name
     _, curve = train_batched(config)
+    points = [row["timesteps"] for row in curve]
+    assert points == sorted(set(points)) and len(points) > 2  # each point measured once
     kept = sorted(path.name for path in (tmp_path / "b").glob("policy_*.pt"))
     assert kept == sorted(f"policy_{row['timesteps']}.pt" for row in curve)
     assert "from " + str(saved) in curve.method
