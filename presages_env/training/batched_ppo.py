@@ -127,6 +127,12 @@ def check_config(config: BatchedPPOConfig) -> None:
     check_int(config.minibatch_size, "minibatch_size", 1, 2**24)
     check_int(config.n_epochs, "n_epochs", 1, 1000)
     check_int(config.critic_warmup_updates, "critic_warmup_updates", 0, 2**31)
+    if not isinstance(config.keep_checkpoints, bool):
+        raise TypeError(f"keep_checkpoints must be a bool, got {config.keep_checkpoints!r}")
+    if config.init_policy is not None and not isinstance(config.init_policy, str):
+        raise TypeError(
+            f"init_policy must be a path (str), 'shipped' or None, got {config.init_policy!r}"
+        )
 
 
 class BatchedPPO:

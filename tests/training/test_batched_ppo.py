@@ -149,6 +149,14 @@ def test_every_game_has_recorded_hyperparameters_and_bad_settings_are_refused():
         check_config(dataclasses.replace(game_config("presages"), precision="float16"))
     with pytest.raises(ValueError, match="pool_share"):
         check_config(dataclasses.replace(game_config("presages"), pool_share=1.5))
+    for name, value, error in [
+        ("critic_warmup_updates", -1, ValueError),
+        ("critic_warmup_updates", 2.5, TypeError),
+        ("keep_checkpoints", "yes", TypeError),
+        ("init_policy", 7, TypeError),
+    ]:
+        with pytest.raises(error, match=name):
+            check_config(dataclasses.replace(game_config("presages"), **{name: value}))
 
 
 @pytest.mark.parametrize("game", GAMES)
