@@ -44,8 +44,11 @@ test:
 	$(VENV)/bin/ruff format --check .
 	$(MAKE) --no-print-directory -j 2 test-suites test-wheel NICE="nice -n 19"
 
+# The compiled OpenSpiel games are built first (C++, a few seconds; cached under
+# ~/.cache/presages_env), so their tests run rather than skip.
 test-suites: $(STAMP)
-	$(PY) -m pytest -n 2 --dist loadgroup --no-loadscope-reorder tests
+	$(PY) -m presages_env.integrations.openspiel_native
+	PRESAGES_REQUIRE_NATIVE=1 $(PY) -m pytest -n 2 --dist loadgroup --no-loadscope-reorder tests
 	$(MAKE) --no-print-directory test-rllib
 
 # Ray/RLlib, Tianshou and gymnasium 1.2.2: the integration tests again, in the extras' venv

@@ -14,6 +14,9 @@ Runs (``--runs``, any of them):
   configuration where tabular CFR means something: Aciliande, two players, one life,
   one-card hands (a game is a bid and a card each, so information states recur; every other
   table has too many to revisit).
+- ``mccfr-compiled``: OpenSpiel's C++ outcome-sampling MCCFR, the same iterations on the
+  same table's compiled game (``presages_env_aciliande_native``, built on first use), its
+  policy measured on the Python game.
 - ``random-president`` / ``random-presages`` / ``random-mccfr`` (not run by default):
   uniformly random play on the same tables, the reference the results compare with.
 
@@ -35,12 +38,19 @@ import pyspiel
 import torch
 from open_spiel.python.policy import UniformRandomPolicy
 
-import presages_env.openspiel  # noqa: F401  (registers presages_env_<game>)
 from presages_env.agents.specs import make_agent
 from presages_env.evaluation import format_number, format_percent, mean_interval, win_rate
 from presages_env.integrations import openspiel_algorithms as algorithms
+from presages_env.openspiel import NATIVE_SUFFIX, register_native
 
-RUNS = ("nfsp-president", "nfsp-presages", "psro-president", "psro-presages", "mccfr")
+RUNS = (
+    "nfsp-president",
+    "nfsp-presages",
+    "psro-president",
+    "psro-presages",
+    "mccfr",
+    "mccfr-compiled",
+)
 # Uniformly random play on the same tables: what the learned policies' results compare with.
 REFERENCES = ("random-president", "random-presages", "random-mccfr")
 PLAYERS = {"president": 3, "presages": 4}
@@ -75,6 +85,11 @@ def train(run: str, args: argparse.Namespace) -> tuple[pyspiel.Game, str, object
     if algorithm == "random":
         uniform = UniformRandomPolicy(game)
         return game, name, lambda k: uniform
+    if run == "mccfr-compiled":
+        register_native()
+        compiled = pyspiel.load_game(f"presages_env_{name}{NATIVE_SUFFIX}", params)
+        policy = algorithms.train_mccfr_compiled(compiled, args.mccfr_iterations, args.seed)
+        return game, name, lambda k: policy
     if algorithm == "mccfr":
         solver = algorithms.train_mccfr(game, args.mccfr_iterations, seed=args.seed)
         policy = solver.average_policy()

@@ -1,4 +1,5 @@
-"""States stepped per second through pyspiel's Python API: our games against OpenSpiel's
+"""States stepped per second through pyspiel's Python API: our games, Python
+(``presages_env_<game>``) and compiled (``presages_env_<game>_native``), against OpenSpiel's
 own C++ ``oh_hell``, in one run.
 
 Usage::
@@ -13,7 +14,8 @@ entry, ``apply_action``. A *state stepped* is one ``apply_action``, chance nodes
 ``seed_bytes`` = 4 chance steps a game); decisions per second are reported beside it. The
 games alternate within each round and each row is the median of its rounds, so a machine
 whose speed drifts (a shared one) slows every row alike; the cores other processes used
-meanwhile are printed (from ``/proc/stat``).
+meanwhile are printed (from ``/proc/stat``). The compiled games are built first if need be
+(``presages_env.openspiel.register_native``); where they cannot be, their rows are left out.
 """
 
 from __future__ import annotations
@@ -28,7 +30,7 @@ from pathlib import Path
 import pyspiel
 from machine import busy_seconds, process_seconds
 
-import presages_env.openspiel  # noqa: F401  (registers presages_env_<game>)
+from presages_env import openspiel
 from presages_env.games import GAME_CLASSES
 
 ANCHOR = "oh_hell"
@@ -54,10 +56,21 @@ def play(game: pyspiel.Game, seconds: float, seed: int) -> tuple[int, int, float
     return steps, decisions, time.perf_counter() - start
 
 
+def short_names(names: list[str]) -> list[str]:
+    """Each game's Python and (where it builds) compiled pyspiel name."""
+    try:
+        openspiel.register_native()
+        suffixes = ["", openspiel.NATIVE_SUFFIX]
+    except openspiel.NativeUnavailable as why:
+        print(f"compiled games left out: {why}")
+        suffixes = [""]
+    return [openspiel.PREFIX + name + suffix for name in names for suffix in suffixes]
+
+
 def measure(names: list[str], players: int, seconds: float, rounds: int) -> dict[str, dict]:
     games = {ANCHOR: pyspiel.load_game(ANCHOR)}
     for name in names:
-        games[name] = pyspiel.load_game(f"presages_env_{name}", {"players": players})
+        games[name] = pyspiel.load_game(name, {"players": players})
     for game in games.values():  # compile (or load) the kernels before timing
         play(game, 0.2, seed=0)
     rates: dict[str, dict[str, list[float]]] = {n: {"states": [], "decisions": []} for n in games}
@@ -86,14 +99,18 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=5)
     parser.add_argument("--json", type=Path, help="also write the results here")
     args = parser.parse_args()
-    result = measure(args.games, args.players, args.seconds, args.rounds)
-    anchor = result[ANCHOR]["states"]
-    print(f"{'game':<24}{'states/s':>12}{'decisions/s':>14}{'vs oh_hell':>12}")
-    for name in [ANCHOR, *args.games]:
+    names = short_names(args.games)
+    result = measure(names, args.players, args.seconds, args.rounds)
+    anchor = result[ANCHOR]
+    header = f"{'game':<32}{'states/s':>12}{'decisions/s':>14}{'states vs':>11}{'decisions vs':>14}"
+    print(header)
+    for name in [ANCHOR, *names]:
         row = result[name]
-        label = name if name == ANCHOR else f"presages_env_{name}"
-        ratio = row["states"] / anchor
-        print(f"{label:<24}{row['states']:>12,.0f}{row['decisions']:>14,.0f}{ratio:>11.2f}x")
+        states, decisions = row["states"] / anchor["states"], row["decisions"] / anchor["decisions"]
+        print(
+            f"{name:<32}{row['states']:>12,.0f}{row['decisions']:>14,.0f}"
+            f"{states:>10.2f}x{decisions:>13.2f}x"
+        )
     cores = result["other_cores"]
     print(f"other processes used {cores['median']:.2f} cores (median; max {cores['max']:.2f})")
     if args.json:

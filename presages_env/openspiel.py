@@ -10,6 +10,10 @@ is drawn by that many chance nodes of 256 equiprobable bytes: sampled chance, se
 - :class:`CardGame`, :class:`CardGameState`: the pyspiel game and state.
 - :func:`deserialize_game_and_state`: ``pyspiel.deserialize_game_and_state`` for our games
   without unpickling arbitrary code (pyspiel's own unpickles: use it only on your strings).
+- :func:`register_native`: also register the compiled games, ``presages_env_<game>_native``
+  (same parameters, play and views, several times faster; built on first call, which needs a
+  C++ compiler; :class:`NativeUnavailable` where it cannot be built). Their saved states are
+  OpenSpiel's own format, which ``pyspiel.deserialize_game_and_state`` reads safely.
 
 ``import presages_env`` does not import pyspiel; this module does.
 """
@@ -23,13 +27,19 @@ from presages_env.integrations.openspiel_game import (
     deserialize_game_and_state,
     register,
 )
+from presages_env.integrations.openspiel_native import SUFFIX as NATIVE_SUFFIX
+from presages_env.integrations.openspiel_native import NativeUnavailable
+from presages_env.integrations.openspiel_native import register as register_native
 
 __all__ = [
     "DEFAULT_SEED_BYTES",
     "MAX_SEED_BYTES",
+    "NATIVE_SUFFIX",
     "PREFIX",
     "CardGame",
     "CardGameState",
+    "NativeUnavailable",
     "deserialize_game_and_state",
     "register",
+    "register_native",
 ]

@@ -7,6 +7,8 @@
   own wrapper imports JAX) and projected replicator dynamics as the meta-solver (it handles
   any number of players).
 - :func:`train_mccfr`: outcome-sampling MCCFR (tabular, keyed by information-state strings).
+- :func:`train_mccfr_compiled`: OpenSpiel's C++ outcome-sampling MCCFR on a compiled game
+  (``presages_env_<game>_native``); its policy answers the Python game's states too.
 - :func:`play_against`: games through pyspiel where one side plays an OpenSpiel policy and
   every other seat one of our :class:`~presages_env.agents.base.Agent` (the heuristic, PPO),
   the side rotating with the game number as in our tournaments; the result is a
@@ -260,6 +262,33 @@ def train_mccfr(
     for _ in range(iterations):
         solver.iteration()
     return solver
+
+
+class CompiledPolicy:
+    """A pyspiel C++ policy (it answers the player to move, through the state's
+    information-state string) in :func:`play_against`'s form. ``owner`` is what the policy
+    reads from (a solver's tables): kept alive with it, since pyspiel does not."""
+
+    def __init__(self, policy: pyspiel.Policy, owner: Any = None) -> None:
+        self.policy = policy
+        self.owner = owner
+
+    def action_probabilities(self, state: pyspiel.State, seat: int) -> dict[int, float]:
+        if seat != state.current_player():
+            raise ValueError(f"seat {seat} is not to move")
+        return self.policy.action_probabilities(state)
+
+
+def train_mccfr_compiled(game: pyspiel.Game, iterations: int, seed: int = 0) -> CompiledPolicy:
+    """OpenSpiel's C++ outcome-sampling MCCFR for ``iterations`` sampled games on a compiled
+    game: every move stays in C++, only information-state strings are asked of Python. The
+    average policy is keyed by those strings, which the Python game shares (tested), so it
+    plays either game."""
+    iterations = check_int(iterations, "iterations", 1, 10**9)
+    solver = pyspiel.OutcomeSamplingMCCFRSolver(game, seed=check_seed(seed) % 2**31)
+    for _ in range(iterations):
+        solver.run_iteration()
+    return CompiledPolicy(solver.average_policy(), owner=solver)
 
 
 # ---- evaluation against our agents ----------------------------------------------------------

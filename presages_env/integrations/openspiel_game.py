@@ -167,39 +167,50 @@ class _Setup:
 
 
 # ---- the game ----------------------------------------------------------------------------
+def load_setup(name: str, params: dict[str, Any] | None) -> tuple[_Setup, Any, float, float]:
+    """What one loaded game shares, and its ``(utility, min, max)``: ``params`` checked and
+    completed with the defaults (``ValueError``/``TypeError`` on a bad one)."""
+    game = get_game(name)
+    params = dict(parameter_specification(game), **(params or {}))
+    n = game.check_num_players(params["players"])
+    seed_bytes = check_int(params[SEED_BYTES], SEED_BYTES, 1, MAX_SEED_BYTES)
+    options = game.make_options(n, **game_options(game, _without(params)))
+    utility, low, high = utility_bounds(game, n, options)
+    setup = _Setup(
+        game,
+        PREFIX + name,
+        params,
+        n,
+        options,
+        seed_bytes,
+        game.blank_state(n, options),
+        game.max_visible_events(n, options),
+    )
+    return setup, utility, low, high
+
+
+def max_game_length(setup: _Setup) -> int:
+    """Every decision writes an event its actor sees (tested), so the events the seats see
+    bound the decisions."""
+    return setup.num_players * setup.max_events
+
+
 class CardGame(pyspiel.Game):
     """One of our games for OpenSpiel (``pyspiel.load_game`` makes it)."""
 
     def __init__(self, name: str, params: dict[str, Any] | None = None) -> None:
-        game = get_game(name)
-        params = dict(parameter_specification(game), **(params or {}))
-        n = game.check_num_players(params["players"])
-        seed_bytes = check_int(params[SEED_BYTES], SEED_BYTES, 1, MAX_SEED_BYTES)
-        options = game.make_options(n, **game_options(game, _without(params)))
-        utility, low, high = utility_bounds(game, n, options)
-        max_events = game.max_visible_events(n, options)
+        setup, utility, low, high = load_setup(name, params)
         info = pyspiel.GameInfo(
-            num_distinct_actions=game.num_actions(n),
+            num_distinct_actions=setup.game.num_actions(setup.num_players),
             max_chance_outcomes=BYTE_OUTCOMES,
-            num_players=n,
+            num_players=setup.num_players,
             min_utility=low,
             max_utility=high,
             utility_sum=0.0 if utility == _ZERO_SUM else None,
-            # every decision writes an event its actor sees (tested), so the events the
-            # seats see bound the decisions
-            max_game_length=n * max_events,
+            max_game_length=max_game_length(setup),
         )
-        super().__init__(_game_type(game, utility), info, params)
-        self.setup = _Setup(
-            game,
-            PREFIX + name,
-            params,
-            n,
-            options,
-            seed_bytes,
-            game.blank_state(n, options),
-            max_events,
-        )
+        super().__init__(_game_type(setup.game, utility), info, setup.params)
+        self.setup = setup
 
     def new_initial_state(self) -> CardGameState:
         return CardGameState(self)

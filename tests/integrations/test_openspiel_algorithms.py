@@ -6,6 +6,7 @@ extra or torch."""
 
 from __future__ import annotations
 
+import os
 import re
 from pathlib import Path
 
@@ -15,6 +16,7 @@ import pytest
 pyspiel = pytest.importorskip("pyspiel", reason="needs the openspiel extra (make test has it)")
 pytest.importorskip("torch", reason="needs the train extra")
 
+from presages_env import openspiel  # noqa: E402
 from presages_env.agents.heuristic import HeuristicAgent  # noqa: E402
 from presages_env.evaluation import mean_interval, win_rate  # noqa: E402
 from presages_env.integrations import openspiel_algorithms as algorithms  # noqa: E402
@@ -61,6 +63,26 @@ def test_psro_with_rl_oracles_grows_every_population(game, players):
         spiel_game, lambda k: algorithms.MetaStrategySample(solver, rng), HeuristicAgent(game), 4
     )
     check_result(result, 4)
+
+
+def test_cpp_mccfr_on_the_compiled_game_plays_the_python_game():
+    try:
+        openspiel.register_native()
+    except openspiel.NativeUnavailable as why:
+        if os.environ.get("PRESAGES_REQUIRE_NATIVE") == "1":
+            raise
+        pytest.skip(f"the compiled games cannot be built here: {why}")
+    compiled = pyspiel.load_game("presages_env_aciliande_native", MCCFR_PARAMS)
+    policy = algorithms.train_mccfr_compiled(compiled, iterations=300)
+    spiel_game = load("aciliande", **MCCFR_PARAMS)
+    state = spiel_game.new_initial_state()
+    while state.is_chance_node():
+        state.apply_action(7)
+    probabilities = policy.action_probabilities(state, state.current_player())
+    assert set(probabilities) == set(state.legal_actions())
+    assert np.isclose(sum(probabilities.values()), 1.0)
+    result = algorithms.play_against(spiel_game, lambda k: policy, HeuristicAgent("aciliande"), 20)
+    check_result(result, 20)
 
 
 def test_outcome_sampling_mccfr_learns_a_policy_that_is_measured():
