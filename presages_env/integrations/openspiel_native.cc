@@ -60,6 +60,9 @@ class Gil {
     }
   }
   bool value_error = type != nullptr && PyErr_GivenExceptionMatches(type, PyExc_ValueError);
+  if (!value_error && type != nullptr) {  // keep the kind (KeyboardInterrupt, TypeError...)
+    message = std::string(reinterpret_cast<PyTypeObject*>(type)->tp_name) + ": " + message;
+  }
   Py_XDECREF(type);
   Py_XDECREF(value);
   Py_XDECREF(traceback);
@@ -114,11 +117,18 @@ GameParameters FromPython(PyObject* dict) {
     if (PyBool_Check(value)) {
       params[name] = GameParameter(value == Py_True);
     } else if (PyLong_Check(value)) {
-      params[name] = GameParameter(static_cast<int>(PyLong_AsLong(value)));
+      long number = PyLong_AsLong(value);
+      if (number == -1 && PyErr_Occurred()) ThrowPythonError();
+      if (number < INT32_MIN || number > INT32_MAX) {
+        throw std::invalid_argument(std::string("parameter ") + name + " is out of range");
+      }
+      params[name] = GameParameter(static_cast<int>(number));
     } else if (PyFloat_Check(value)) {
       params[name] = GameParameter(PyFloat_AsDouble(value));
     } else if (PyUnicode_Check(value)) {
-      params[name] = GameParameter(std::string(PyUnicode_AsUTF8(value)));
+      const char* text = PyUnicode_AsUTF8(value);
+      if (text == nullptr) ThrowPythonError();
+      params[name] = GameParameter(std::string(text));
     } else {
       throw std::invalid_argument(std::string("parameter ") + name + " has an unknown type");
     }
@@ -282,8 +292,9 @@ class KernelState : public State {
     }
     Gil gil;
     PyObject* history = ActionList(History());
-    PyObject* result = PyObject_CallMethod(setup_->views, "action_string", "Nll", history,
+    PyObject* result = PyObject_CallMethod(setup_->views, "action_string", "Oll", history,
                                            static_cast<long>(player), static_cast<long>(action));
+    Py_DECREF(history);
     return TakeString(Checked(result));
   }
 
@@ -370,8 +381,10 @@ class KernelState : public State {
   PyObject* View(const char* kind, Player player) const {
     CheckSeat(player);
     PyObject* history = ActionList(History());
-    return Checked(
-        PyObject_CallMethod(setup_->views, kind, "Nl", history, static_cast<long>(player)));
+    PyObject* result =
+        PyObject_CallMethod(setup_->views, kind, "Ol", history, static_cast<long>(player));
+    Py_DECREF(history);
+    return Checked(result);
   }
 
   std::string ViewString(const char* kind, Player player) const {
@@ -421,20 +434,32 @@ std::shared_ptr<const Game> MakeGame(GameType type, PyObject* make_setup,
   const char* blank;
   Py_ssize_t blank_size;
   unsigned long long reset, step, mask;
+  int zero_sum;
   int parsed = PyArg_ParseTuple(
       result, "O!iiiiddpy#innKKKiiO:setup", &PyDict_Type, &full_params, &setup.num_players,
       &setup.num_actions, &setup.seed_bytes, &setup.max_game_length, &setup.min_utility,
-      &setup.max_utility, &setup.zero_sum, &blank, &blank_size, &setup.itemsize,
+      &setup.max_utility, &zero_sum, &blank, &blank_size, &setup.itemsize,
       &setup.current_slot, &setup.terminal_slot, &reset, &step, &mask,
       &setup.information_state_size, &setup.observation_size, &views);
   if (!parsed) {
     Py_DECREF(result);
     ThrowPythonError();
   }
-  if (setup.itemsize != 1 && setup.itemsize != 2 && setup.itemsize != 4 && setup.itemsize != 8) {
+  // what the state reads without further checks: slots inside the array, seed bits in 64
+  bool itemsize_ok = setup.itemsize == 1 || setup.itemsize == 2 || setup.itemsize == 4 ||
+                     setup.itemsize == 8;
+  Py_ssize_t slots = itemsize_ok ? blank_size / setup.itemsize : 0;
+  bool consistent = itemsize_ok && blank_size % setup.itemsize == 0 &&
+                    setup.num_players > 0 && setup.num_actions > 0 && setup.seed_bytes >= 1 &&
+                    setup.seed_bytes <= 7 && setup.current_slot >= 0 &&
+                    setup.current_slot < slots && setup.terminal_slot >= 0 &&
+                    setup.terminal_slot < slots && setup.information_state_size >= 0 &&
+                    setup.observation_size >= 0 && reset != 0 && step != 0 && mask != 0;
+  if (!consistent) {
     Py_DECREF(result);
-    throw std::invalid_argument("setup: a state slot is 1, 2, 4 or 8 bytes");
+    throw std::invalid_argument("setup: an inconsistent game description");
   }
+  setup.zero_sum = zero_sum != 0;
   setup.blank.assign(blank, blank + blank_size);
   setup.reset = reinterpret_cast<ResetKernel>(reset);
   setup.step = reinterpret_cast<StepKernel>(step);

@@ -13,11 +13,12 @@ OpenSpiel's own format (the history, replayed through the checked ``apply_action
 ``pyspiel.deserialize_game_and_state`` runs no code of the string's choosing.
 
 **Building.** The C++ is compiled once per source, pyspiel and Python (cached under
-``$PRESAGES_ENV_CACHE``, default ``~/.cache/presages_env``) against the headers of the
-OpenSpiel release pyspiel was built from: its source archive from PyPI, checked against a
-pinned SHA-256, headers only extracted. It needs a C++17 compiler (``$CXX``, default
+``$PRESAGES_ENV_CACHE``, default ``~/.cache/presages_env``) against the headers the
+``open_spiel`` wheel installs beside pyspiel (OpenSpiel's and its abseil's, the ones pyspiel
+was built with: a game compiled against other headers would corrupt memory), and linked to
+pyspiel itself, whose game registry it joins. It needs a C++17 compiler (``$CXX``, default
 ``g++``) and the Python headers; :func:`register` raises :class:`NativeUnavailable` where
-one is missing, and the Python games stay available everywhere. ``python -m
+either is missing, and the Python games stay available everywhere. ``python -m
 presages_env.integrations.openspiel_native`` builds and registers (``make test`` runs it).
 """
 
@@ -25,15 +26,13 @@ from __future__ import annotations
 
 import ctypes
 import hashlib
-import importlib.metadata
-import io
 import os
 import shutil
 import subprocess
 import sys
 import sysconfig
-import tarfile
-import urllib.request
+import threading
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -55,19 +54,10 @@ from presages_env.integrations.openspiel_game import (
 
 SUFFIX = "_native"
 SOURCE = Path(__file__).with_suffix(".cc")
-# The OpenSpiel release whose headers match the pyspiel wheel (its ABI: a C++ game compiled
-# against other headers would corrupt memory), and its source archive on PyPI.
-OPENSPIEL_VERSION = "2.0.2"
-SDIST_URL = (
-    "https://files.pythonhosted.org/packages/bb/3b/"
-    "9d56d511eff27e26714aa232c945bb00335f792bc1959637ee0d2639a018/open_spiel-2.0.2.tar.gz"
-)
-SDIST_SHA256 = "6f520dfe499b9e5e1e3a31cf77bf071abb02b98104789e7698021922a064e856"
-HEADER_SUFFIXES = (".h", ".hpp", ".inc")
 
 
 class NativeUnavailable(RuntimeError):
-    """The compiled games cannot be built here (no compiler, another pyspiel, no network)."""
+    """The compiled games cannot be built here (no compiler, no headers)."""
 
 
 def cache_dir() -> Path:
@@ -75,51 +65,15 @@ def cache_dir() -> Path:
 
 
 # ---- building --------------------------------------------------------------------------
-def _headers(cache: Path) -> Path:
-    """OpenSpiel's (and its abseil's) headers, from the pinned source archive."""
-    root = cache / f"open_spiel-{OPENSPIEL_VERSION}-headers"
-    if (root / "open_spiel" / "spiel.h").exists():
-        return root
-    try:
-        with urllib.request.urlopen(SDIST_URL, timeout=120) as response:
-            archive = response.read()
-    except OSError as error:
-        raise NativeUnavailable(f"cannot download OpenSpiel's headers: {error}") from error
-    if hashlib.sha256(archive).hexdigest() != SDIST_SHA256:
-        raise NativeUnavailable("OpenSpiel's source archive does not have the pinned SHA-256")
-    partial = root.with_name(f"{root.name}.{os.getpid()}.partial")
-    prefix = f"open_spiel-{OPENSPIEL_VERSION}/"
-    with tarfile.open(fileobj=io.BytesIO(archive), mode="r:gz") as tar:
-        members = [
-            member
-            for member in tar.getmembers()
-            if member.isfile()
-            and member.name.startswith(prefix + "open_spiel/")
-            and member.name.endswith(HEADER_SUFFIXES)
-        ]
-        for member in members:
-            member.name = member.name[len(prefix) :]
-        tar.extractall(partial, members=members, filter="data")
-    try:
-        partial.rename(root)  # atomic: a folder of that name is complete
-    except OSError:
-        if not (root / "open_spiel" / "spiel.h").exists():
-            raise
-        shutil.rmtree(partial)  # another process extracted them first
-    return root
-
-
 def build() -> Path:
     """The compiled games' library, built if this source, pyspiel and Python have none yet."""
-    version = importlib.metadata.version("open_spiel")
-    if version != OPENSPIEL_VERSION:
-        raise NativeUnavailable(
-            f"the compiled games need open_spiel {OPENSPIEL_VERSION}, this is {version}"
-        )
     pyspiel_path = Path(pyspiel.__file__).resolve()
-    key = hashlib.sha256(
-        SOURCE.read_bytes() + f"{pyspiel_path}|{sys.version}|{version}".encode()
-    ).hexdigest()[:16]
+    headers = pyspiel_path.parent  # the wheel's open_spiel/ folder: spiel.h, abseil, json
+    if not (headers / "open_spiel" / "spiel.h").exists():
+        raise NativeUnavailable(f"this pyspiel has no C++ headers beside it ({headers})")
+    built = pyspiel_path.stat()
+    fingerprint = f"{pyspiel_path}|{built.st_size}|{built.st_mtime_ns}|{sys.version}"
+    key = hashlib.sha256(SOURCE.read_bytes() + fingerprint.encode()).hexdigest()[:16]
     cache = cache_dir()
     library = cache / f"openspiel_native_{key}.so"
     if library.exists():
@@ -129,7 +83,6 @@ def build() -> Path:
     if compiler is None or not (python_include / "Python.h").exists():
         raise NativeUnavailable("the compiled games need a C++17 compiler and Python's headers")
     cache.mkdir(parents=True, exist_ok=True)
-    headers = _headers(cache)
     partial = library.with_suffix(f".{os.getpid()}.partial")
     command = [
         compiler,
@@ -150,7 +103,7 @@ def build() -> Path:
     done = subprocess.run(command, capture_output=True, text=True)
     if done.returncode != 0:
         raise NativeUnavailable(f"compiling {SOURCE.name} failed:\n{done.stderr[-4000:]}")
-    partial.replace(library)
+    partial.replace(library)  # atomic: a library of that name is complete
     return library
 
 
@@ -198,42 +151,50 @@ def _compile_entry_points(name: str) -> tuple[Any, Any, Any]:
 # ---- what a seat sees ------------------------------------------------------------------
 class SeatViews:
     """A native state's strings and tensors: its history replayed by a :class:`Play`, kept
-    between calls so that asking along one game replays each action once."""
+    between calls so that asking along one game replays each action once. Every state of
+    a loaded game shares it, so a lock keeps one replay at a time (pyspiel may call from
+    several threads), and a replay that fails is dropped rather than left half done."""
 
     def __init__(self, setup: _Setup) -> None:
         self.setup = setup
         obs_size = setup.game.obs_size(setup.num_players)
         self.information_state_size = ev.information_state_size(obs_size, setup.max_events)
         self.observation_size = obs_size
+        self._lock = threading.Lock()
         self._play = Play(setup)
         self._history: list[int] = []
 
-    def _replay(self, history: list[int]) -> Play:
-        if history[: len(self._history)] != self._history:
-            self._play, self._history = Play(self.setup), []
-        for action in history[len(self._history) :]:
-            self._play.apply(action)
-        self._history = history
-        return self._play
+    def _replayed(self, history: list[int], read: Callable[[Play], Any]) -> Any:
+        with self._lock:
+            if history[: len(self._history)] != self._history:
+                self._play, self._history = Play(self.setup), []
+            try:
+                for action in history[len(self._history) :]:
+                    self._play.apply(action)
+                    self._history.append(action)
+                return read(self._play)
+            except BaseException:
+                self._play, self._history = Play(self.setup), []
+                raise
 
     def information_state_string(self, history: list[int], seat: int) -> str:
-        return self._replay(history).information_state_string(seat)
+        return self._replayed(history, lambda play: play.information_state_string(seat))
 
     def observation_string(self, history: list[int], seat: int) -> str:
-        return self._replay(history).observation_string(seat)
+        return self._replayed(history, lambda play: play.observation_string(seat))
 
     def information_state_tensor(self, history: list[int], seat: int) -> np.ndarray:
         out = np.zeros(self.information_state_size, dtype=np.float32)
-        self._replay(history).write_information_state(seat, out)
+        self._replayed(history, lambda play: play.write_information_state(seat, out))
         return out
 
     def observation_tensor(self, history: list[int], seat: int) -> np.ndarray:
         out = np.zeros(self.observation_size, dtype=np.float32)
-        self._replay(history).write_observation(seat, out)
+        self._replayed(history, lambda play: play.write_observation(seat, out))
         return out
 
     def action_string(self, history: list[int], player: int, action: int) -> str:
-        return self._replay(history).action_string(player, action)
+        return self._replayed(history, lambda play: play.action_string(player, action))
 
 
 def describe(short_name: str, params: dict[str, Any]) -> tuple:

@@ -75,12 +75,18 @@ def test_cpp_mccfr_on_the_compiled_game_plays_the_python_game():
     compiled = pyspiel.load_game("presages_env_aciliande_native", MCCFR_PARAMS)
     policy = algorithms.train_mccfr_compiled(compiled, iterations=300)
     spiel_game = load("aciliande", **MCCFR_PARAMS)
-    state = spiel_game.new_initial_state()
-    while state.is_chance_node():
-        state.apply_action(7)
-    probabilities = policy.action_probabilities(state, state.current_player())
-    assert set(probabilities) == set(state.legal_actions())
-    assert np.isclose(sum(probabilities.values()), 1.0)
+    learned = 0
+    for deal in range(20):  # the same answer on either game's state: the keys are equal
+        states = [game.new_initial_state() for game in (compiled, spiel_game)]
+        for state in states:
+            for byte in (deal, 1, 2, 3):
+                state.apply_action(byte)
+        answers = [policy.action_probabilities(s, s.current_player()) for s in states]
+        assert answers[0] == answers[1]
+        assert set(answers[1]) == set(states[1].legal_actions())
+        assert np.isclose(sum(answers[1].values()), 1.0)
+        learned += len(set(answers[1].values())) > 1  # not the uniform fallback
+    assert learned > 0
     result = algorithms.play_against(spiel_game, lambda k: policy, HeuristicAgent("aciliande"), 20)
     check_result(result, 20)
 

@@ -81,18 +81,66 @@ def test_play_equals_the_python_game_move_for_move(config):
         b.apply_action(action)
         assert a.rewards() == b.rewards()
     assert a.is_terminal()
+    for seat in seats:  # the views at the end too
+        assert a.information_state_string(seat) == b.information_state_string(seat)
+        assert a.observation_tensor(seat) == b.observation_tensor(seat)
     assert a.returns() == b.returns()
     assert str(a).split(":", 1)[1] == str(b).split(":", 1)[1]
 
 
+def replayed(game: pyspiel.Game, history: list[int]) -> pyspiel.State:
+    state = game.new_initial_state()
+    for action in history:
+        state.apply_action(action)
+    return state
+
+
+def same_game(a: pyspiel.State, b: pyspiel.State) -> bool:
+    return (
+        a.legal_actions() == b.legal_actions()
+        and a.returns() == b.returns()
+        and all(
+            a.information_state_string(seat) == b.information_state_string(seat)
+            for seat in range(a.num_players())
+        )
+    )
+
+
 def test_a_clone_plays_on_alone():
-    state = native("aciliande", {"players": 3}).new_initial_state()
-    for byte in (1, 2, 3, 4):
-        state.apply_action(byte)
+    game = native("aciliande", {"players": 3})
+    state = replayed(game, [1, 2, 3, 4])
     clone = state.clone()
-    clone.apply_action(clone.legal_actions()[0])
+    for _ in range(8):
+        clone.apply_action(clone.legal_actions()[-1])
     assert state.history() == [1, 2, 3, 4]
-    assert clone.history() == [1, 2, 3, 4, clone.history()[-1]]
+    assert same_game(state, replayed(game, [1, 2, 3, 4]))
+    assert same_game(clone, replayed(game, clone.history()))
+
+
+def test_states_of_one_game_read_from_several_threads_see_their_own_game():
+    """The views of every state of a loaded game come from one shared replay (kept between
+    calls): interleaved states and threads must still each get their own game's."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    params = {"players": 4}
+    compiled = native("president", params)
+    python = pyspiel.load_game(openspiel.PREFIX + "president", params)
+    rng = np.random.default_rng(3)
+    histories = []
+    for _ in range(6):
+        state = replayed(compiled, [int(b) for b in rng.integers(256, size=4)])
+        for _ in range(int(rng.integers(5, 40))):
+            legal = state.legal_actions()
+            state.apply_action(legal[int(rng.integers(len(legal)))])
+        histories.append(state.history())
+    states = [replayed(compiled, history) for history in histories]
+    expected = [
+        [replayed(python, h).information_state_string(seat) for seat in range(4)] for h in histories
+    ]
+    tasks = [(k, seat) for _ in range(20) for k in range(len(states)) for seat in range(4)]
+    with ThreadPoolExecutor(4) as pool:
+        got = list(pool.map(lambda t: states[t[0]].information_state_string(t[1]), tasks))
+    assert got == [expected[k][seat] for k, seat in tasks]
 
 
 def test_bad_actions_seats_and_parameters_are_refused_and_change_nothing():
@@ -134,6 +182,8 @@ def test_a_saved_state_reloads_equal_and_a_forged_one_is_refused():
     # the history is replayed through the checked apply_action: a forged move is refused
     lines = text.split("\n")
     last = max(i for i, line in enumerate(lines) if line)
-    lines[last] = "250"
+    before = replayed(game, state.history()[:-1])
+    illegal = next(a for a in range(game.num_distinct_actions()) if a not in before.legal_actions())
+    lines[last] = str(illegal)
     with pytest.raises(ValueError, match="not legal"):
         pyspiel.deserialize_game_and_state("\n".join(lines))
