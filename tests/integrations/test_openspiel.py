@@ -16,6 +16,8 @@ import pytest
 
 pyspiel = pytest.importorskip("pyspiel", reason="needs the openspiel extra (make test has it)")
 
+from native_or_skip import register_native  # noqa: E402
+
 from presages_env import openspiel  # noqa: E402
 from presages_env.core import state_io  # noqa: E402
 from presages_env.core.header import HDR_CURRENT  # noqa: E402
@@ -313,17 +315,33 @@ def test_importing_presages_env_does_not_import_pyspiel():
     subprocess.run([sys.executable, "-c", code], check=True)
 
 
-def test_the_process_exits_cleanly_when_the_module_outlives_finalisation():
+EXIT_SCRIPTS = {
+    "python": (
+        "import sys, pyspiel, presages_env.integrations.openspiel_game as module;"
+        "sys.keep_module_alive = module;"
+        "pyspiel.load_game('presages_env_president').new_initial_state()"
+    ),
+    "compiled": (
+        "import sys, pyspiel; from presages_env import openspiel; openspiel.register_native();"
+        "g = pyspiel.load_game('presages_env_aciliande_native', {'players': 3});"
+        "s = g.new_initial_state(); [s.apply_action(b) for b in (1, 2, 3, 4)];"
+        "s.information_state_string(0); sys.keep_alive = (g, s, openspiel)"
+    ),
+}
+
+
+@pytest.mark.parametrize("kind", EXIT_SCRIPTS)
+def test_the_process_exits_cleanly_when_the_module_outlives_finalisation(kind):
     """pyspiel releases its game creators at ``exit()``, after the interpreter finalised and
     without the GIL; a creator freed then aborted the process ("Fatal Python error:
     PyThreadState_Get"). Finalisation clears the globals of every module still alive, so
     keeping the module alive (here from ``sys``, cleared after the modules) left pyspiel's
-    reference the last one."""
-    code = (
-        "import sys, pyspiel, presages_env.integrations.openspiel_game as module;"
-        "sys.keep_module_alive = module;"
-        "pyspiel.load_game('presages_env_president').new_initial_state()"
+    reference the last one. The compiled games' games, states and views must likewise
+    release nothing into a finalised Python."""
+    if kind == "compiled":
+        register_native()
+    done = subprocess.run(
+        [sys.executable, "-c", EXIT_SCRIPTS[kind]], capture_output=True, text=True
     )
-    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert "Fatal Python error" not in done.stderr
     assert done.returncode == 0, done.stderr

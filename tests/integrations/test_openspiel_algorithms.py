@@ -6,7 +6,6 @@ extra or torch."""
 
 from __future__ import annotations
 
-import os
 import re
 from pathlib import Path
 
@@ -16,7 +15,8 @@ import pytest
 pyspiel = pytest.importorskip("pyspiel", reason="needs the openspiel extra (make test has it)")
 pytest.importorskip("torch", reason="needs the train extra")
 
-from presages_env import openspiel  # noqa: E402
+from native_or_skip import register_native  # noqa: E402
+
 from presages_env.agents.heuristic import HeuristicAgent  # noqa: E402
 from presages_env.evaluation import mean_interval, win_rate  # noqa: E402
 from presages_env.integrations import openspiel_algorithms as algorithms  # noqa: E402
@@ -66,12 +66,7 @@ def test_psro_with_rl_oracles_grows_every_population(game, players):
 
 
 def test_cpp_mccfr_on_the_compiled_game_plays_the_python_game():
-    try:
-        openspiel.register_native()
-    except openspiel.NativeUnavailable as why:
-        if os.environ.get("PRESAGES_REQUIRE_NATIVE") == "1":
-            raise
-        pytest.skip(f"the compiled games cannot be built here: {why}")
+    register_native()
     compiled = pyspiel.load_game("presages_env_aciliande_native", MCCFR_PARAMS)
     policy = algorithms.train_mccfr_compiled(compiled, iterations=300)
     spiel_game = load("aciliande", **MCCFR_PARAMS)

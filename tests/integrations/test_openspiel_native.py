@@ -5,24 +5,17 @@ strings and tensors, action labels). Skipped where they cannot be built, unless
 
 from __future__ import annotations
 
-import os
-import subprocess
-import sys
-
 import numpy as np
 import pytest
 
 pyspiel = pytest.importorskip("pyspiel", reason="needs the openspiel extra (make test has it)")
 
+from native_or_skip import register_native  # noqa: E402
+
 from presages_env import openspiel  # noqa: E402
 from presages_env.integrations import openspiel_native  # noqa: E402
 
-try:
-    openspiel_native.register()
-except openspiel_native.NativeUnavailable as why:
-    if os.environ.get("PRESAGES_REQUIRE_NATIVE") == "1":
-        raise
-    pytest.skip(f"the compiled games cannot be built here: {why}", allow_module_level=True)
+register_native()
 
 CONFIGS = [
     ("president", {"players": 3}),
@@ -189,17 +182,3 @@ def test_a_saved_state_reloads_equal_and_a_forged_one_is_refused():
     lines[last] = str(illegal)
     with pytest.raises(ValueError, match="not legal"):
         pyspiel.deserialize_game_and_state("\n".join(lines))
-
-
-def test_the_process_exits_cleanly_with_games_and_states_alive():
-    """Games, states and the views they hold outlive the interpreter's finalisation here
-    (kept from ``sys``); the C++ must then release nothing into a finalised Python."""
-    code = (
-        "import sys, pyspiel; from presages_env import openspiel; openspiel.register_native();"
-        "g = pyspiel.load_game('presages_env_aciliande_native', {'players': 3});"
-        "s = g.new_initial_state(); [s.apply_action(b) for b in (1, 2, 3, 4)];"
-        "s.information_state_string(0); sys.keep_alive = (g, s, openspiel)"
-    )
-    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
-    assert "Fatal Python error" not in done.stderr
-    assert done.returncode == 0, done.stderr
