@@ -173,7 +173,7 @@ class SeatViews:
                     self._play.apply(action)
                     self._history.append(action)
                 return read(self._play)
-            except BaseException:
+            except BaseException:  # re-raised: only the half-done replay is dropped
                 self._play, self._history = Play(self.setup), []
                 raise
 
@@ -230,6 +230,8 @@ _registered: set[str] = set()
 def register() -> list[str]:
     """Build (once) and register ``presages_env_<game>_native`` for every game; returns the
     names. Raises :class:`NativeUnavailable` where the games cannot be built."""
+    if len(_registered) == len(GAME_CLASSES):  # done: no need to fingerprint and load again
+        return sorted(_registered)
     library = ctypes.PyDLL(str(build()))
     library.presages_register.argtypes = [
         ctypes.c_char_p,
@@ -258,5 +260,4 @@ def register() -> list[str]:
 
 
 if __name__ == "__main__":
-    print(f"built {build()}")
-    print("registered", ", ".join(register()))
+    print("registered", ", ".join(register()), "from", build())
