@@ -1,10 +1,13 @@
 """Independent self-play populations from scratch, for zero-shot coordination studies.
 
-A population is one MaskablePPO run of :func:`~presages_env.training.self_play.train` that
-differs from the others only in its seed: no warm start and raw observations (cloning the
-heuristic, or reading its hints, would hand every population the same conventions), the
-learner playing its whole team (partners share the policy), opponents drawn from random and
-its own snapshots. Runs go to separate processes, ``workers`` at a time.
+A population is one training run that differs from the others only in its seed: no warm
+start and raw observations (cloning the heuristic, or reading its hints, would hand every
+population the same conventions), the learner playing its whole team (partners share the
+policy), opponents drawn from random and its own snapshots. The trainer is MaskablePPO
+(:func:`~presages_env.training.self_play.train`, ``trainer="sb3"``) or the batched trainer
+(:func:`~presages_env.training.batched_ppo.train_batched`, ``trainer="batched"``: its
+recorded hyper-parameters, many times the decisions per second). Runs go to separate
+processes, ``workers`` at a time.
 """
 
 from __future__ import annotations
@@ -15,7 +18,10 @@ from pathlib import Path
 from typing import Any
 
 from presages_env.core.validation import check_seed
+from presages_env.training.batched_ppo import BatchedPPOConfig, game_config
 from presages_env.training.self_play import TrainConfig
+
+TRAINERS = ("sb3", "batched")
 
 
 def from_scratch_config(
@@ -29,13 +35,33 @@ def from_scratch_config(
     eval_games: int = 200,
     eval_opponents: tuple[str, ...] = ("random",),
     critic: str = "local",
+    trainer: str = "sb3",
     **options: Any,
-) -> TrainConfig:
+) -> TrainConfig | BatchedPPOConfig:
     """Team self-play from a random policy on the raw observation, stopped after ``steps``
     learner decisions or ``seconds`` (populations compared with each other get the same
     steps: a time budget on a shared machine gives them unequal training); the learning
-    curve is measured against ``eval_opponents`` every five rollouts. ``critic="global"``
-    trains MAPPO-style (training/central_critic.py)."""
+    curve is measured against ``eval_opponents``. ``critic="global"`` trains MAPPO-style
+    (training/central_critic.py); ``trainer`` picks the trainer (one of ``TRAINERS``)."""
+    if trainer not in TRAINERS:
+        raise ValueError(f"trainer must be one of {TRAINERS}, got {trainer!r}")
+    if trainer == "batched":
+        return game_config(
+            game,
+            num_players=num_players,
+            team_play=True,
+            total_timesteps=steps,
+            time_budget_s=seconds,
+            features="raw",
+            init_policy=None,
+            baseline_opponents=("random",),
+            eval_opponents=tuple(eval_opponents),
+            eval_games=eval_games,
+            critic=critic,
+            seed=check_seed(seed),
+            out_dir=str(out_dir),
+            game_options=dict(options),
+        )
     return TrainConfig(
         game=game,
         num_players=num_players,
@@ -55,7 +81,7 @@ def from_scratch_config(
 
 
 def train_populations(
-    configs: list[TrainConfig], workers: int = 1, torch_threads: int = 1
+    configs: list[TrainConfig | BatchedPPOConfig], workers: int = 1, torch_threads: int = 1
 ) -> list[Path]:
     """Train every config (``workers`` processes at a time, each using ``torch_threads``
     threads); returns each run's ``policy.pt``, in the order of ``configs``."""
@@ -68,12 +94,16 @@ def train_populations(
         return list(pool.map(_train_one, jobs))
 
 
-def _train_one(job: tuple[TrainConfig, int]) -> Path:
+def _train_one(job: tuple[TrainConfig | BatchedPPOConfig, int]) -> Path:
     import torch
 
+    from presages_env.training.batched_ppo import train_batched
     from presages_env.training.self_play import train
 
     config, threads = job
     torch.set_num_threads(threads)
-    train(config)
+    if isinstance(config, BatchedPPOConfig):
+        train_batched(config)
+    else:
+        train(config)
     return Path(config.out_dir) / "policy.pt"

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import subprocess
 import sys
@@ -11,8 +12,10 @@ import numpy as np
 import pytest
 
 from presages_env.agents import HeuristicAgent, RandomAgent
+from presages_env.agents.ppo import PPOAgent
 from presages_env.evaluation.coordination import coordination_table, evaluate_coordination
 from presages_env.evaluation.stats import difference_interval, mean_interval
+from presages_env.training.batched_ppo import BatchedPPOConfig
 from presages_env.training.populations import from_scratch_config, train_populations
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -93,6 +96,31 @@ def test_populations_start_from_scratch_on_the_raw_observation():
     assert config.total_timesteps == 5000 and config.time_budget_s is None
     with pytest.raises(ValueError, match="workers"):
         train_populations([config], workers=0)
+
+
+def test_batched_populations_start_from_scratch_too():
+    config = from_scratch_config(
+        "aciliande", 3, "out", 4, steps=5000, trainer="batched", teams=True
+    )
+    assert isinstance(config, BatchedPPOConfig)
+    assert config.init_policy is None and config.features == "raw"
+    assert config.team_play and config.baseline_opponents == ("random",)
+    assert config.seed == 3 and config.game_options == {"teams": True}
+    assert config.total_timesteps == 5000 and config.time_budget_s is None
+    with pytest.raises(ValueError, match="trainer must be one of"):
+        from_scratch_config("aciliande", 3, "out", 4, trainer="rllib")
+
+
+@pytest.mark.slow("aciliande")
+def test_a_batched_population_trains_and_writes_its_policy(tmp_path):
+    pytest.importorskip("torch", reason="training needs the [train] extra (torch)")
+    config = from_scratch_config(
+        "aciliande", 0, tmp_path, 4, steps=200, trainer="batched", eval_games=4, teams=True
+    )
+    small = dataclasses.replace(config, num_envs=8, rollout_steps=8, minibatch_size=32)
+    (path,) = train_populations([small])
+    assert path == tmp_path / "policy.pt"
+    assert PPOAgent.load(path, game="aciliande", num_players=4).features.name == "raw"
 
 
 @pytest.mark.slow("presages")
