@@ -81,6 +81,7 @@ def main() -> None:
     settings = {  # the recorded config as it trains, then each difference alone
         "batched PPO, recorded config (self-play)": (config, []),
         "  same, float32": (dataclasses.replace(config, precision="float32"), []),
+        "  same, bfloat16": (dataclasses.replace(config, precision="bfloat16"), []),
         "  same, against random like SB3": (
             dataclasses.replace(config, pool_share=1.0),
             [RandomAgent(1)],
@@ -88,10 +89,12 @@ def main() -> None:
     }
     rates = {label: batched_rate(c, args.timesteps, pool) for label, (c, pool) in settings.items()}
     sb3 = maskable_ppo_rate(config, args.timesteps)
+    recorded = "bfloat16" if BatchedPPO(config).bfloat16 else "float32"
     print(
         f"{config.game}, net {list(config.net_arch)}, {config.num_envs} games × "
         f"{config.rollout_steps} steps, minibatch {config.minibatch_size}, "
-        f"{config.n_epochs} epochs, CPU ({config.precision} recorded): learner decisions/s"
+        f"{config.n_epochs} epochs, CPU ({config.precision} recorded: {recorded}): "
+        "learner decisions/s"
     )
     for label, rate in rates.items():
         print(f"  {label:<42}: {rate:10,.0f}  ({rate / sb3:.1f}x)")
