@@ -103,13 +103,7 @@ def main() -> None:
     )
     plot_learning_curve(curves, out / "learning_curves.png", method=methods)
     for name, curve in curves.items():
-        first, last = curve[0], curve[-1]
-        print(
-            f"{name}: vs random {first['win_rate_vs_random']:.0%} -> "
-            f"{last['win_rate_vs_random']:.0%}, vs heuristic "
-            f"{first['win_rate_vs_heuristic']:.0%} -> {last['win_rate_vs_heuristic']:.0%} "
-            f"over {last['timesteps']:,} learner decisions"
-        )
+        print(f"{name}: {climb(curve)}")
 
     print(f"== 3. tournament ({args.eval_games} games per pairing, seeds not used in training)")
     agents = {
@@ -163,13 +157,19 @@ def team_showcase(seconds: float, curve_games: int, seed: int, out: Path) -> Non
     _, curve = train_batched(config)
     path = out / "learning_curve_aciliande_teams.png"
     plot_learning_curve({"from scratch": curve}, path, method="team variant, batched PPO")
-    first, last = curve[0], curve[-1]
     best = max(row["win_rate_vs_heuristic"] for row in curve)
     print(
-        f"aciliande teams from scratch: vs random {first['win_rate_vs_random']:.0%} -> "
-        f"{last['win_rate_vs_random']:.0%}, vs heuristic {first['win_rate_vs_heuristic']:.0%} "
-        f"-> {last['win_rate_vs_heuristic']:.0%} (best {best:.0%}) over "
-        f"{last['timesteps']:,} learner decisions; wrote {path}"
+        f"aciliande teams from scratch: {climb(curve)} (best vs heuristic {best:.0%}); wrote {path}"
+    )
+
+
+def climb(curve: list[dict]) -> str:
+    """A curve's first and last win rates against random and the heuristic."""
+    first, last = curve[0], curve[-1]
+    return (
+        f"vs random {first['win_rate_vs_random']:.0%} -> {last['win_rate_vs_random']:.0%}, "
+        f"vs heuristic {first['win_rate_vs_heuristic']:.0%} -> "
+        f"{last['win_rate_vs_heuristic']:.0%} over {last['timesteps']:,} learner decisions"
     )
 
 
