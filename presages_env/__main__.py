@@ -3,10 +3,16 @@
 from __future__ import annotations
 
 import argparse
+import os
+import signal
 import sys
 from pathlib import Path
+from typing import NoReturn
 
 import presages_env
+
+INTERRUPTED = "Interrupted; no record saved."
+INTERRUPTED_STATUS = 130  # 128 + SIGINT, as a shell reports a command Ctrl-C stopped
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -19,7 +25,8 @@ def main(argv: list[str] | None = None) -> int:
         "--opponents",
         nargs="+",
         default=["heuristic"],
-        help="agents of the other seats, in turn: random[:SEED] heuristic search[:SIMS] ppo[:PATH]",
+        help="agents of the other seats, in turn: random[:SEED] heuristic search[:SIMS] "
+        "ppo[:PATH] dmc:PATH",
     )
     play.add_argument("--players", type=int, default=None)
     play.add_argument("--seed", type=int, default=0)
@@ -37,9 +44,9 @@ def main(argv: list[str] | None = None) -> int:
 
         try:
             play_game(args.game, args.seat, args.opponents, args.players, args.seed, args.record)
-        except KeyboardInterrupt:
-            print("\nInterrupted; no record saved.", file=sys.stderr)
-            return 130  # 128 + SIGINT, as a shell reports a command Ctrl-C stopped
+        except KeyboardInterrupt:  # main() called from Python, without exit_on_interrupt
+            print(INTERRUPTED, file=sys.stderr)
+            return INTERRUPTED_STATUS
         except (ValueError, TypeError, OSError, ImportError) as error:
             play.exit(2, f"{play.prog}: error: {one_line(error)}\n")  # argparse's status
         return 0
@@ -63,5 +70,15 @@ def one_line(error: Exception) -> str:
     return " ".join(str(error).split())
 
 
+def exit_on_interrupt(signum: int, frame: object) -> NoReturn:
+    """Ctrl-C at any moment, start-up included: one line and the shell's status, no traceback.
+    It exits here instead of raising ``KeyboardInterrupt``: raised inside an import, C code
+    can turn that into another error (numpy: "PyCapsule_Import could not import")."""
+    os.write(sys.stderr.fileno(), f"\n{INTERRUPTED}\n".encode())
+    os._exit(INTERRUPTED_STATUS)  # a record file is whole or absent: it is written in one rename
+
+
 if __name__ == "__main__":
+    # `python -m` runs this after the package's __init__, which imports nothing heavy
+    signal.signal(signal.SIGINT, exit_on_interrupt)
     sys.exit(main())

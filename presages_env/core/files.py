@@ -11,6 +11,7 @@ so a failure never leaves an empty or half-written file.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import math
 import os
@@ -92,8 +93,28 @@ def write_text_atomically(path: str | Path, text: str) -> None:
         with open(temporary, "xb") as file:  # a new file, with the usual permissions
             file.write(data)
         os.replace(temporary, path)
+    except OSError as err:  # naming the caller's path: the temporary file is ours alone
+        raise OSError(err.errno, err.strerror, str(path)) from None
     finally:
-        temporary.unlink(missing_ok=True)
+        with contextlib.suppress(OSError):  # its folder may be gone, or never was
+            temporary.unlink(missing_ok=True)
+
+
+def check_output_path(path: str | Path, what: str) -> Path:
+    """``path`` if a file can be written there: refused with a ``ValueError`` naming it when
+    its folder is missing or not writable, or it is a folder or a device. Checked before
+    long work (a game played) whose result would otherwise be lost at the end."""
+    path = Path(path)
+    if "\0" in str(path):
+        raise ValueError(f"{what} {str(path)!r} holds a NUL character")
+    folder = path.parent
+    if not folder.is_dir():
+        raise ValueError(f"{what} {path}: its folder {folder} does not exist")
+    if path.exists() and not path.is_file():
+        raise ValueError(f"{what} {path} is a folder or a device, not a file")
+    if not os.access(folder, os.W_OK):
+        raise ValueError(f"{what} {path}: its folder {folder} is not writable")
+    return path
 
 
 def _refuse_constant(name: str) -> Any:

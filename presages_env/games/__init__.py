@@ -1,8 +1,12 @@
 """Known games, imported lazily so that ``import presages_env`` stays fast."""
 
-import importlib
+from __future__ import annotations
 
-from presages_env.core.game import Game
+import importlib
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # numba comes with it: a second of start-up
+    from presages_env.core.game import Game
 
 GAME_CLASSES = {
     "president": "presages_env.games.president.game:PresidentGame",

@@ -8,11 +8,15 @@ label, ``?`` for the rules and keys, ``? <card>`` for a card's text (``Game.card
 to undo their last decision (the game is re-played from its seed and the actions before it,
 so the agents' moves come back exactly), ``q`` to quit. Bad input re-prompts with the reason
 (a number is ASCII digits only: ``str.isdigit`` would take '²'). Long lines wrap, never cut.
-At the end the game is saved as a record (:mod:`presages_env.records`).
+At the end the game is saved as a record (:mod:`presages_env.records`): its path is checked
+before the deal, and if it cannot be written after all, the record goes to a new file in the
+temporary folder, and the screen says where.
 """
 
 from __future__ import annotations
 
+import os
+import tempfile
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
@@ -26,6 +30,7 @@ from rich.text import Text
 import presages_env
 from presages_env import records
 from presages_env.agents.specs import make_agent
+from presages_env.core.files import check_output_path
 from presages_env.core.game import Game
 from presages_env.core.header import HDR_CURRENT, seed_of
 from presages_env.core.validation import check_int, check_seed, offset_seed, parse_decimal
@@ -62,6 +67,7 @@ def play(
     n = game.check_num_players(game.default_players if num_players is None else num_players)
     seat = check_int(seat, "seat", 0, n - 1)
     seed = check_seed(seed)
+    path = check_output_path(record_path or f"{game_name}-{seed}.json", "the record path")
     if not opponents:
         raise ValueError("name at least one opponent agent (random, heuristic, search, ppo)")
     names: list[str] = []
@@ -79,11 +85,25 @@ def play(
         console.print("You left the game; no record saved.")
         return None
     rec = records.record(game_name, n, session.kernel_seed, session.actions, names, **options)
-    path = Path(record_path or f"{game_name}-{seed}.json")
-    records.save(rec, path)
+    saved = _save(rec, path, console)
     result = ", ".join(f"{name} {score:+g}" for name, score in zip(names, rec.result, strict=True))
-    console.print(Text(f"Game over: {result}. Record saved to {path}"))
+    console.print(Text(f"Game over: {result}. Record saved to {saved}"))
     return rec
+
+
+def _save(rec: records.GameRecord, path: Path, console: Console) -> Path:
+    """Where ``rec`` was saved: ``path`` (checked before the deal), or, when writing there
+    fails after all (a disk removed, full), a new file in the temporary folder, so that the
+    game played is not lost."""
+    try:
+        records.save(rec, path)
+        return path
+    except OSError as error:
+        descriptor, fallback = tempfile.mkstemp(prefix=f"{path.stem}-", suffix=".json")
+        os.close(descriptor)
+        records.save(rec, fallback)
+        console.print(Text(f"Could not write the record to {path}: {error.strerror}."))
+        return Path(fallback)
 
 
 class _Session:

@@ -9,8 +9,10 @@ import importlib
 import io
 import os
 import re
+import shutil
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
 
 import numpy as np
@@ -256,3 +258,92 @@ def test_the_hand_panel_shows_only_the_seats_own_cards(name):
         assert not leaked, leaked
         mask = env.observe(env.possible_agents[seat])["action_mask"]
         env.step(int(rng.choice(np.flatnonzero(mask))))
+
+
+# ---- Ctrl-C at start-up, and a record path that cannot be written (issue 39, defect 6) -----
+# modules whose import line (``-X importtime``) is written while start-up is still under way:
+# numpy's core, numba, then the terminal's last import (agents, kernels and deal still to come)
+START_UP_MOMENTS = [
+    "numpy._core._multiarray_umath",
+    "numba.core.config",
+    "presages_env.ui.terminal",
+]
+
+
+@pytest.mark.parametrize("imported", START_UP_MOMENTS)
+def test_ctrl_c_during_start_up_ends_with_one_line_and_status_130(tmp_path, imported):
+    """Ctrl-C in the first seconds (imports, numba loading, the deal) printed a
+    ``KeyboardInterrupt`` traceback: ``import presages_env`` loaded numba before any handler."""
+    env = dict(os.environ, PYTHONPATH=str(ROOT), COLUMNS="120", TERM="xterm")
+    command = ["-X", "importtime", "-m", "presages_env", "play", "president"]
+    child = pexpect.spawn(
+        sys.executable,
+        [*command, "--opponents", "random"],
+        env=env,
+        cwd=str(tmp_path),
+        encoding="utf-8",
+        timeout=120,
+    )
+    child.expect(rf"\| +{re.escape(imported)}\r?\n")
+    child.sendintr()
+    child.expect(pexpect.EOF)
+    child.close()
+    assert "Traceback" not in child.before and "your move" not in child.before, child.before
+    assert child.before.strip().splitlines()[-1] == "Interrupted; no record saved."
+    assert child.exitstatus == 130
+
+
+@pytest.mark.parametrize("where", ["a missing folder", "a folder", "a device"])
+def test_a_record_path_that_cannot_be_written_is_refused_before_the_deal(tmp_path, where):
+    """``--record /proc/nope/x.json`` or a folder failed only after the game was played, and
+    the error named a temporary file: refused at once, naming the path given."""
+    path = {
+        "a missing folder": "/proc/nope/x.json",
+        "a folder": str(tmp_path),
+        "a device": "/dev/null",
+    }
+    result = run_play("president", "--opponents", "random", "--record", path[where], cwd=tmp_path)
+    assert "Traceback" not in result.stderr, result.stderr
+    assert result.returncode == 2
+    (line,) = result.stderr.splitlines()
+    assert line.startswith("python -m presages_env play: error: the record path ")
+    assert path[where] in line and ".tmp" not in line, line
+    assert "your move" not in result.stdout  # nothing was dealt
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_a_record_that_cannot_be_written_at_the_end_is_kept_and_the_screen_says_where(
+    tmp_path, monkeypatch
+):
+    """The record's folder removed during the game: the record goes to the temporary folder,
+    the screen names both paths, and the game is not lost."""
+    from rich.console import Console
+
+    from presages_env.ui.terminal import play
+
+    folder = tmp_path / "usb"
+    folder.mkdir()
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
+
+    def answer(prompt: str) -> str:
+        shutil.rmtree(folder, ignore_errors=True)  # the disk is gone before the game ends
+        return "1"
+
+    screen = io.StringIO()
+    console = Console(file=screen, width=200)
+    rec = play(
+        "president",
+        0,
+        ["random"],
+        seed=5,
+        record_path=folder / "game.json",
+        console=console,
+        ask=answer,
+    )
+    (kept,) = tmp_path.glob("game-*.json")
+    assert records.load(kept).actions == rec.actions
+    text = " ".join(screen.getvalue().split())
+    assert (
+        f"Could not write the record to {folder / 'game.json'}: No such file or directory" in text
+    )
+    assert f"Record saved to {kept}" in text and ".tmp" not in text
