@@ -8,12 +8,15 @@ is drawn by that many chance nodes of 256 equiprobable bytes: sampled chance, se
 :mod:`presages_env.integrations.openspiel_game`) and each game option by its name.
 
 - :class:`CardGame`, :class:`CardGameState`: the pyspiel game and state.
-- :func:`deserialize_game_and_state`: ``pyspiel.deserialize_game_and_state`` for our games
-  without unpickling arbitrary code (pyspiel's own unpickles: use it only on your strings).
+- :func:`deserialize_game_and_state`: ``pyspiel.deserialize_game_and_state`` for our games,
+  Python or compiled, checked strictly (every line as pyspiel writes it; ``ValueError``
+  naming the first line that is not) and without unpickling arbitrary code. pyspiel's own
+  unpickles a Python game's state and reads a compiled game's lines with ``std::stol``
+  (``34abc`` is 34): use it only on strings you wrote.
 - :func:`register_native`: also register the compiled games, ``presages_env_<game>_native``
   (same parameters, play and views, several times faster; built on first call, which needs a
   C++ compiler; :class:`NativeUnavailable` where it cannot be built). Their saved states are
-  OpenSpiel's own format, which ``pyspiel.deserialize_game_and_state`` reads safely.
+  OpenSpiel's own format (the history), which :func:`deserialize_game_and_state` reads.
 
 ``import presages_env`` does not import pyspiel; this module does.
 """

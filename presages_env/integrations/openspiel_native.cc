@@ -6,12 +6,21 @@
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
 
+#include <chrono>
 #include <cstdint>
 #include <cstring>
 #include <memory>
 #include <stdexcept>
 #include <string>
+#include <thread>
 #include <vector>
+
+#if defined(__GLIBCXX__)
+#include <cxxabi.h>
+using ForcedUnwind = abi::__forced_unwind;  // what pthread_exit unwinds a thread with
+#else
+struct ForcedUnwind {};  // other C++ runtimes end a thread without C++ handlers
+#endif
 
 #include "open_spiel/spiel.h"
 
@@ -35,14 +44,56 @@ using MaskKernel = void (*)(void* state, int64_t size, int8_t* mask, int64_t act
 constexpr int kByteOutcomes = 256;
 
 // ---- Python: errors and calls, always under the GIL --------------------------------------
+// Once the interpreter finalises (its main thread is done while daemon threads still play),
+// Python ends any other thread that takes the GIL with pthread_exit: a forced unwind
+// through our frames and pyspiel's, whose destructors then release a GIL the thread no
+// longer holds ("Fatal Python error: PyGILState_Release") or reach a noexcept frame
+// (std::terminate), and the process aborts. So such a thread never touches Python again:
+// it parks for good, as CPython 3.14 itself makes it (gh-87135), and the process exits
+// around it. It parks before taking the GIL if it sees the interpreter finalising, and from
+// the forced unwind if Python ends it inside a call: the unwind is caught and, since it may
+// not be swallowed, never left. The finalising thread holds the GIL, so it never parks.
+[[noreturn]] void ParkForever() {
+  for (;;) std::this_thread::sleep_for(std::chrono::hours(1));
+}
+
+bool Finalizing() {
+#if PY_VERSION_HEX >= 0x030D0000
+  return Py_IsFinalizing();
+#else
+  return _Py_IsFinalizing();
+#endif
+}
+
+PyGILState_STATE EnsureGilOrPark() {
+  if (!PyGILState_Check() && (Finalizing() || !Py_IsInitialized())) ParkForever();
+  try {
+    return PyGILState_Ensure();
+  } catch (const ForcedUnwind&) {
+    ParkForever();
+  }
+}
+
 class Gil {
  public:
-  Gil() : state_(PyGILState_Ensure()) {}
+  Gil() : state_(EnsureGilOrPark()) {}
   ~Gil() { PyGILState_Release(state_); }
 
  private:
   PyGILState_STATE state_;
 };
+
+// ``call()`` under the GIL: every entry into Python goes through here. The Gil lives outside
+// the try, so a thread Python ends inside ``call`` parks without releasing it.
+template <typename Call>
+auto WithPython(const Call& call) -> decltype(call()) {
+  Gil gil;
+  try {
+    return call();
+  } catch (const ForcedUnwind&) {
+    ParkForever();
+  }
+}
 
 // The pending Python error as a C++ exception that pybind11 turns back into the same kind
 // (ValueError from std::invalid_argument, RuntimeError otherwise).
@@ -190,8 +241,7 @@ class KernelGame : public Game {
   ~KernelGame() override {
     // after the interpreter has finalised (a registry destroyed by exit()), leak instead
     if (setup_.views != nullptr && Py_IsInitialized()) {
-      Gil gil;
-      Py_DECREF(setup_.views);
+      WithPython([this] { Py_DECREF(setup_.views); });
     }
   }
 
@@ -290,12 +340,14 @@ class KernelState : public State {
     if (player == open_spiel::kChancePlayerId) {
       return "seed byte " + std::to_string(seed_bytes_.size()) + " = " + std::to_string(action);
     }
-    Gil gil;
-    PyObject* history = ActionList(History());
-    PyObject* result = PyObject_CallMethod(setup_->views, "action_string", "Oll", history,
-                                           static_cast<long>(player), static_cast<long>(action));
-    Py_DECREF(history);
-    return TakeString(Checked(result));
+    return WithPython([&] {
+      PyObject* history = ActionList(History());
+      PyObject* result =
+          PyObject_CallMethod(setup_->views, "action_string", "Oll", history,
+                              static_cast<long>(player), static_cast<long>(action));
+      Py_DECREF(history);
+      return TakeString(Checked(result));
+    });
   }
 
   std::string InformationStateString(Player player) const override {
@@ -388,25 +440,25 @@ class KernelState : public State {
   }
 
   std::string ViewString(const char* kind, Player player) const {
-    Gil gil;
-    return TakeString(View(kind, player));
+    return WithPython([&] { return TakeString(View(kind, player)); });
   }
 
   void ViewTensor(const char* kind, Player player, absl::Span<float> values) const {
-    Gil gil;
-    PyObject* result = View(kind, player);
-    Py_buffer buffer;
-    if (PyObject_GetBuffer(result, &buffer, PyBUF_C_CONTIGUOUS | PyBUF_FORMAT) != 0) {
+    WithPython([&] {
+      PyObject* result = View(kind, player);
+      Py_buffer buffer;
+      if (PyObject_GetBuffer(result, &buffer, PyBUF_C_CONTIGUOUS | PyBUF_FORMAT) != 0) {
+        Py_DECREF(result);
+        ThrowPythonError();
+      }
+      bool fits = buffer.itemsize == sizeof(float) && buffer.format != nullptr &&
+                  std::string(buffer.format) == "f" &&
+                  buffer.len == static_cast<Py_ssize_t>(values.size() * sizeof(float));
+      if (fits) std::memcpy(values.data(), buffer.buf, buffer.len);
+      PyBuffer_Release(&buffer);
       Py_DECREF(result);
-      ThrowPythonError();
-    }
-    bool fits = buffer.itemsize == sizeof(float) && buffer.format != nullptr &&
-                std::string(buffer.format) == "f" &&
-                buffer.len == static_cast<Py_ssize_t>(values.size() * sizeof(float));
-    if (fits) std::memcpy(values.data(), buffer.buf, buffer.len);
-    PyBuffer_Release(&buffer);
-    Py_DECREF(result);
-    if (!fits) throw std::runtime_error(std::string(kind) + ": the view has the wrong size");
+      if (!fits) throw std::runtime_error(std::string(kind) + ": the view has the wrong size");
+    });
   }
 
   const Setup* setup_;
@@ -423,10 +475,9 @@ std::unique_ptr<State> KernelGame::NewInitialState() const {
   return std::make_unique<KernelState>(shared_from_this());
 }
 
-// The game Python's ``setup(short_name, params)`` describes.
-std::shared_ptr<const Game> MakeGame(GameType type, PyObject* make_setup,
-                                     const GameParameters& params) {
-  Gil gil;
+// The game Python's ``setup(short_name, params)`` describes (called under the GIL).
+std::shared_ptr<const Game> DescribedGame(GameType type, PyObject* make_setup,
+                                          const GameParameters& params) {
   PyObject* result = Checked(PyObject_CallFunction(make_setup, "sN", type.short_name.c_str(),
                                                    ToPython(params)));
   Setup setup;
@@ -477,6 +528,11 @@ std::shared_ptr<const Game> MakeGame(GameType type, PyObject* make_setup,
   Py_DECREF(result);
   type.utility = setup.zero_sum ? GameType::Utility::kZeroSum : GameType::Utility::kGeneralSum;
   return std::make_shared<KernelGame>(std::move(type), std::move(game_params), std::move(setup));
+}
+
+std::shared_ptr<const Game> MakeGame(const GameType& type, PyObject* make_setup,
+                                     const GameParameters& params) {
+  return WithPython([&] { return DescribedGame(type, make_setup, params); });
 }
 
 }  // namespace

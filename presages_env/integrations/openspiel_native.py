@@ -9,8 +9,11 @@ states, observations, action labels) is asked of Python, which replays the state
 on the same kernels (:class:`SeatViews`, a :class:`~.openspiel_game.Play`): the same
 strings and tensors as the Python games, at a replay's cost. Same parameters, chance (the
 seed's bytes), actions and returns as the Python games (tested); saved states are
-OpenSpiel's own format (the history, replayed through the checked ``apply_action``), so
-``pyspiel.deserialize_game_and_state`` runs no code of the string's choosing.
+OpenSpiel's own format (the history, one action a line). Load them with
+:func:`~.openspiel_game.deserialize_game_and_state`, which checks every line strictly and
+replays it through the checked ``apply_action``: ``pyspiel.deserialize_game_and_state`` runs
+no code of the string's choosing either, but reads each line with ``std::stol``, so
+``34abc`` loads as 34 and ``0 rm -rf /`` as 0.
 
 **Building.** The C++ is compiled once per source, pyspiel and Python (cached under
 ``$PRESAGES_ENV_CACHE``, default ``~/.cache/presages_env``) against the headers the
@@ -47,6 +50,7 @@ from presages_env.integrations.openspiel_game import (
     PREFIX,
     Play,
     _Setup,
+    accept_saved_histories,
     load_setup,
     max_game_length,
     parameter_specification,
@@ -255,6 +259,7 @@ def register() -> list[str]:
             parameter_specification(game),
             describe,
         )
+        accept_saved_histories(short_name)
         _registered.add(short_name)
     return sorted(_registered)
 

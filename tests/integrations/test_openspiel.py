@@ -16,6 +16,7 @@ import pytest
 
 pyspiel = pytest.importorskip("pyspiel", reason="needs the openspiel extra (make test has it)")
 
+from forged_saves import FIRST_STATE_LINE, FORGED_NUMBERS, with_line  # noqa: E402
 from native_or_skip import register_native  # noqa: E402
 
 from presages_env import openspiel  # noqa: E402
@@ -245,6 +246,62 @@ def test_the_safe_loader_refuses_a_history_that_disagrees(saved_aciliande):
     forged = first + "history=-1:0," + rest.split(",", 1)[1]
     with pytest.raises(ValueError, match="history disagrees"):
         openspiel.deserialize_game_and_state(forged)
+
+
+HISTORY_LINE = FIRST_STATE_LINE  # a Python game's state: history, move number, attributes
+
+
+@pytest.mark.parametrize("forged", FORGED_NUMBERS, ids=ascii)
+def test_a_saved_history_number_that_is_not_exactly_a_number_in_range_is_refused(
+    saved_aciliande, forged
+):
+    text = saved_aciliande[0]
+    history = text.split("\n")[HISTORY_LINE - 1]
+    first_seed_byte = history.replace("history=-1:", "", 1).split(",", 1)[0]
+    forged_history = history.replace(f"-1:{first_seed_byte},", f"-1:{forged},", 1)
+    with pytest.raises(ValueError, match=f"line {HISTORY_LINE} .*{FORGED_NUMBERS[forged]}"):
+        openspiel.deserialize_game_and_state(with_line(text, HISTORY_LINE, forged_history))
+
+
+def test_a_saved_history_with_a_forged_player_move_number_or_layout_is_refused(saved_aciliande):
+    text = saved_aciliande[0]
+    lines = text.split("\n")
+    history, move_number = lines[HISTORY_LINE - 1], lines[HISTORY_LINE]
+    forgeries = {
+        with_line(text, HISTORY_LINE, history.replace("-1:", "-2:", 1)): "-2 is not from -1 to 3",
+        with_line(text, HISTORY_LINE, history.replace(",", ",,", 1)): "'' is not a decimal",
+        with_line(text, HISTORY_LINE + 1, move_number + "0"): "expected move_number=",
+        with_line(text, HISTORY_LINE + 1, "\n" + move_number): "line 9 '': expected move_number",
+        text + "\n": "line 11 '': expected the end of the string",
+        text.rsplit("\n", 2)[0]: "3 lines",
+        text.replace("__dict__=", "__dict__= ", 1): "line 10 .*base64",
+    }
+    for forged, why in forgeries.items():
+        with pytest.raises(ValueError, match=why):
+            openspiel.deserialize_game_and_state(forged)
+
+
+def test_a_saved_string_whose_header_or_game_is_not_as_pyspiel_writes_it_is_refused(
+    saved_aciliande,
+):
+    text = saved_aciliande[0]
+    game_string = text.split("\n")[5]
+    forgeries = {
+        "": "line 1 '': expected '# Automatically generated",
+        text.replace("Version: 1", "Version: 2"): "line 3 'Version: 2': expected 'Version: 1'",
+        text.replace("[State]", "[state]"): "line 7 '\\[state\\]'",
+        text.replace("players=4", "players=04"): "line 6 .*pyspiel writes this game",
+        text.replace("players=4", "players=9"): "line 6 .*num_players",
+        text.replace("players=4", "players=four"): "line 6 .*players",
+        text.replace(game_string, "kuhn_poker()"): "line 6 .*not a registered presages_env",
+        text.split("[State]")[0]: "line 7 '': expected '\\[State\\]'",
+        text.split("[State]")[0] + "[State]": "it ends at line 7",
+    }
+    for forged, why in forgeries.items():
+        with pytest.raises(ValueError, match=why):
+            openspiel.deserialize_game_and_state(forged)
+    with pytest.raises(TypeError, match="string"):
+        openspiel.deserialize_game_and_state(text.encode())
 
 
 def test_an_illegal_action_is_refused_and_changes_nothing():

@@ -5,11 +5,16 @@ strings and tensors, action labels). Skipped where they cannot be built, unless
 
 from __future__ import annotations
 
+import json
+import subprocess
+import sys
+
 import numpy as np
 import pytest
 
 pyspiel = pytest.importorskip("pyspiel", reason="needs the openspiel extra (make test has it)")
 
+from forged_saves import FIRST_STATE_LINE, FORGED_NUMBERS, with_line  # noqa: E402
 from native_or_skip import register_native  # noqa: E402
 
 from presages_env import openspiel  # noqa: E402
@@ -162,23 +167,99 @@ def test_bad_actions_seats_and_parameters_are_refused_and_change_nothing():
         native("president", {"players": 9})
 
 
-def test_a_saved_state_reloads_equal_and_a_forged_one_is_refused():
+@pytest.fixture
+def saved_aciliande() -> tuple[pyspiel.State, str]:
+    """A compiled Aciliande state after its deal and ten moves, and its saved string."""
     game = native("aciliande", {"players": 4})
     state = game.new_initial_state()
     for byte in (5, 6, 7, 8):
         state.apply_action(byte)
     for _ in range(10):
         state.apply_action(state.legal_actions()[-1])
-    text = pyspiel.serialize_game_and_state(game, state)
-    _, loaded = pyspiel.deserialize_game_and_state(text)
+    return state, pyspiel.serialize_game_and_state(game, state)
+
+
+def test_a_saved_state_reloads_equal_and_a_forged_move_is_refused(saved_aciliande):
+    state, text = saved_aciliande
+    game = state.get_game()
+    _, loaded = openspiel.deserialize_game_and_state(text)
     assert loaded.history() == state.history()
     assert loaded.returns() == state.returns()
     assert loaded.information_state_string(1) == state.information_state_string(1)
     # the history is replayed through the checked apply_action: a forged move is refused
-    lines = text.split("\n")
-    last = max(i for i, line in enumerate(lines) if line)
+    last = FIRST_STATE_LINE + len(state.history()) - 1
     before = replayed(game, state.history()[:-1])
     illegal = next(a for a in range(game.num_distinct_actions()) if a not in before.legal_actions())
-    lines[last] = str(illegal)
-    with pytest.raises(ValueError, match="not legal"):
-        pyspiel.deserialize_game_and_state("\n".join(lines))
+    with pytest.raises(ValueError, match=f"line {last} .*not legal"):
+        openspiel.deserialize_game_and_state(with_line(text, last, str(illegal)))
+
+
+@pytest.mark.parametrize("forged", FORGED_NUMBERS, ids=ascii)
+def test_a_saved_line_that_is_not_exactly_a_number_in_range_is_refused(saved_aciliande, forged):
+    _, text = saved_aciliande
+    for number in (FIRST_STATE_LINE + 2, FIRST_STATE_LINE + 6):  # a seed byte, a move
+        with pytest.raises(ValueError, match=f"line {number} .*{FORGED_NUMBERS[forged]}"):
+            openspiel.deserialize_game_and_state(with_line(text, number, forged))
+
+
+def test_a_saved_state_with_extra_empty_lines_or_none_at_the_end_is_refused(saved_aciliande):
+    state, text = saved_aciliande
+    end = FIRST_STATE_LINE + len(state.history())  # the empty line that ends the history
+    with pytest.raises(ValueError, match=f"line {end} ''"):
+        openspiel.deserialize_game_and_state(text + "\n")
+    with pytest.raises(ValueError, match="must end with an empty line"):
+        openspiel.deserialize_game_and_state(text[:-1])
+
+
+# A daemon thread reading views and one running OpenSpiel's C++ MCCFR (which reads views too)
+# on one compiled game, while the main thread returns and the interpreter finalises.
+EXIT_WHILE_THREADS_PLAY = """
+import json, random, sys, threading, pyspiel
+from presages_env import openspiel
+openspiel.register_native()
+game = pyspiel.load_game(sys.argv[1], json.loads(sys.argv[2]))
+looking, solving = threading.Event(), threading.Event()
+
+def look():
+    rng = random.Random(0)
+    while True:
+        state = game.new_initial_state()
+        while not state.is_terminal():
+            if not state.is_chance_node():
+                state.information_state_string(state.current_player())
+                state.observation_tensor(state.current_player())
+                looking.set()
+            state.apply_action(rng.choice(state.legal_actions()))
+
+def solve():
+    solver = pyspiel.OutcomeSamplingMCCFRSolver(game, seed=1)
+    while True:
+        solver.run_iteration()
+        solving.set()
+
+for work in (look, solve):
+    threading.Thread(target=work, daemon=True).start()
+looking.wait()
+solving.wait()
+"""
+FIRST_CONFIG_OF_EACH_GAME = dict(reversed(CONFIGS))
+
+
+@pytest.mark.parametrize(
+    "game",
+    [pytest.param(game, marks=pytest.mark.slow(game)) for game in FIRST_CONFIG_OF_EACH_GAME],
+)
+def test_the_process_exits_cleanly_while_daemon_threads_are_inside_the_game(game):
+    """Python ends a daemon thread that takes the GIL during finalisation by unwinding its
+    stack; through the game's C++ that released a GIL the thread no longer held and aborted
+    the process ("Fatal Python error: PyGILState_Release", status 134)."""
+    params = json.dumps(FIRST_CONFIG_OF_EACH_GAME[game])
+    name = openspiel.PREFIX + game + openspiel_native.SUFFIX
+    done = subprocess.run(
+        [sys.executable, "-c", EXIT_WHILE_THREADS_PLAY, name, params],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert "Fatal Python error" not in done.stderr
+    assert done.returncode == 0, done.stderr
