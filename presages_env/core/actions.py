@@ -6,6 +6,8 @@ from typing import Any
 
 import numpy as np
 
+from presages_env.core.validation import exact_int
+
 
 def legal_actions(mask: np.ndarray) -> list[int]:
     return [int(a) for a in np.flatnonzero(mask)]
@@ -27,18 +29,19 @@ def check_action(action: Any, mask: np.ndarray, describe=None) -> int:
             return str(legal)
         return ", ".join(f"{a} ({describe(a)})" for a in legal)
 
-    if isinstance(action, (bool, np.bool_)) or not isinstance(action, (int, np.integer)):
+    try:
+        action = exact_int(action, "an action")
+    except TypeError:
         raise TypeError(
             f"an action is an int in [0, {len(mask)}), got {type(action).__name__} {action!r}; "
             f"legal actions: {listing()}"
-        )
-
+        ) from None
     if not 0 <= action < len(mask):
         raise ValueError(
             f"action {action} is not legal: out of range [0, {len(mask)}); "
             f"legal actions: {listing()}"
         )
     if not mask[action]:
-        name = f" ({describe(int(action))})" if describe is not None else ""
+        name = f" ({describe(action)})" if describe is not None else ""
         raise ValueError(f"action {action}{name} is not legal now; legal actions: {listing()}")
-    return int(action)
+    return action

@@ -22,6 +22,7 @@ The checks run in three layers, so a game cannot forget the shared ones:
 from __future__ import annotations
 
 import dataclasses
+import operator
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -236,13 +237,40 @@ def checked_state(
 # ---- seeds and arrays: the same rule at every entry point ------------------------------------
 
 
+def exact_int(value: Any, name: str, expected: str = "an int") -> int:
+    """``value`` (an int or NumPy integer, never a bool) converted to a plain ``int``.
+
+    The conversion comes first and callers check and pass on only what it returns:
+    ``operator.index`` gives an ``int`` subclass's true value without calling its own
+    ``__int__``, ``__index__`` or comparisons, which could report one value to a range
+    check and hand another to a kernel.
+    """
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, np.integer)):
+        raise TypeError(f"{name} must be {expected}, got {type(value).__name__} {value!r:.80}")
+    return operator.index(value)
+
+
+def plain_ints(value: Any) -> Any:
+    """``value`` with every integer in it (alone or in a list or tuple) made a plain ``int``
+    by ``operator.index``; bools and anything else unchanged. Options pass through it before
+    they are checked, so the value checked is the one written into a state."""
+    if isinstance(value, (bool, np.bool_)):
+        return value
+    if isinstance(value, (int, np.integer)):
+        return operator.index(value)
+    if isinstance(value, tuple):
+        return tuple(plain_ints(item) for item in value)
+    if isinstance(value, list):
+        return [plain_ints(item) for item in value]
+    return value
+
+
 def check_seed(seed: Any, name: str = "seed") -> int:
-    """``seed`` as a Python int: an int or NumPy integer in ``[0, 2**63 - 1]``."""
-    if isinstance(seed, (bool, np.bool_)) or not isinstance(seed, (int, np.integer)):
-        raise TypeError(f"{name} must be an int in [0, 2**63 - 1], got {type(seed).__name__}")
+    """``seed`` as a plain int (:func:`exact_int`) in ``[0, 2**63 - 1]``."""
+    seed = exact_int(seed, name, "an int in [0, 2**63 - 1]")
     if not 0 <= seed <= SEED_MAX:
         raise ValueError(f"{name} must be in [0, 2**63 - 1], got {seed}")
-    return int(seed)
+    return seed
 
 
 def optional_seed(seed: Any, name: str = "seed") -> int | None:
@@ -274,13 +302,12 @@ def vector_seed(seed: Any, num_envs: int) -> int | None:
 
 
 def check_int(value: Any, name: str, low: int, high: int | None = None) -> int:
-    """``value`` as a Python int in ``[low, high]`` (no bools, no floats)."""
-    if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, np.integer)):
-        raise TypeError(f"{name} must be an int, got {type(value).__name__} {value!r}")
+    """``value`` as a plain int (:func:`exact_int`) in ``[low, high]``."""
+    value = exact_int(value, name)
     if value < low or (high is not None and value > high):
         bound = f"[{low}, {high}]" if high is not None else f">= {low}"
         raise ValueError(f"{name} must be {bound}, got {value}")
-    return int(value)
+    return value
 
 
 # Digits a typed number may have (leading zeros aside): every seed and int64 fits in 19.
