@@ -45,18 +45,24 @@ from presages_env.training.self_play import (
     plot_learning_curve,
     train,
 )
+from presages_env.training.settings import seconds_argument
 
 
 def main() -> None:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--game", default="presages")
     p.add_argument("--players", type=int, default=None)
-    p.add_argument("--budget", type=float, default=200.0, help="training seconds, both runs")
+    p.add_argument(
+        "--budget", type=seconds_argument, default=200.0, help="training seconds, both runs"
+    )
     p.add_argument("--eval-games", type=int, default=600, help="games per pairing")
     p.add_argument("--clone-samples", type=int, default=50_000, help="heuristic decisions")
     p.add_argument("--curve-games", type=int, default=400, help="per curve point")
     p.add_argument(
-        "--showcase", type=float, default=60.0, help="seconds from scratch on Aciliande teams"
+        "--showcase",
+        type=seconds_argument,
+        default=60.0,
+        help="seconds from scratch on Aciliande teams",
     )
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--out", default="runs/demo")

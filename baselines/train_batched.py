@@ -15,29 +15,42 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from presages_env.training.batched_ppo import game_config, parse_setting, train_batched
+from presages_env.training.batched_ppo import (
+    check_config,
+    game_config,
+    parse_setting,
+    train_batched,
+)
 from presages_env.training.self_play import plot_learning_curve
+from presages_env.training.settings import seconds_argument
 
 
 def main() -> None:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--game", default="presages")
     p.add_argument("--players", type=int, default=None)
-    p.add_argument("--time-budget", type=float, default=600.0, help="seconds of training")
+    p.add_argument(
+        "--time-budget", type=seconds_argument, default=600.0, help="seconds of training"
+    )
     p.add_argument("--timesteps", type=int, default=100_000_000, help="learner decisions")
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--out", default="runs/batched")
     p.add_argument("--set", nargs="*", type=parse_setting, default=[], metavar="NAME=VALUE")
     args = p.parse_args()
-    config = game_config(
-        args.game,
-        num_players=args.players,
-        time_budget_s=args.time_budget,
-        total_timesteps=args.timesteps,
-        seed=args.seed,
-        out_dir=args.out,
-        **dict(args.set),
-    )
+    try:  # a bad setting is a usage error, refused before anything is written
+        config = check_config(
+            game_config(
+                args.game,
+                num_players=args.players,
+                time_budget_s=args.time_budget,
+                total_timesteps=args.timesteps,
+                seed=args.seed,
+                out_dir=args.out,
+                **dict(args.set),
+            )
+        )
+    except (TypeError, ValueError) as error:
+        p.error(str(error))
     _, curve = train_batched(config)
     plot_learning_curve(curve, Path(args.out) / "learning_curve.png")
     for row in curve:

@@ -14,7 +14,13 @@ import argparse
 import json
 from pathlib import Path
 
-from presages_env.training.self_play import TrainConfig, plot_learning_curve, train
+from presages_env.training.self_play import (
+    TrainConfig,
+    check_train_config,
+    plot_learning_curve,
+    train,
+)
+from presages_env.training.settings import seconds_argument
 
 
 def parse_args() -> TrainConfig:
@@ -24,7 +30,9 @@ def parse_args() -> TrainConfig:
     p.add_argument("--players", type=int, default=None, help="number of players")
     p.add_argument("--team-play", action="store_true", help="learner plays its whole team")
     p.add_argument("--timesteps", type=int, default=defaults.total_timesteps)
-    p.add_argument("--time-budget", type=float, default=defaults.time_budget_s, help="seconds")
+    p.add_argument(
+        "--time-budget", type=seconds_argument, default=defaults.time_budget_s, help="seconds"
+    )
     p.add_argument("--num-envs", type=int, default=defaults.num_envs)
     p.add_argument("--n-steps", type=int, default=defaults.n_steps)
     p.add_argument("--batch-size", type=int, default=defaults.batch_size)
@@ -67,7 +75,7 @@ def parse_args() -> TrainConfig:
     p.add_argument("--seed", type=int, default=defaults.seed)
     p.add_argument("--out", default=defaults.out_dir)
     a = p.parse_args()
-    return TrainConfig(
+    config = TrainConfig(
         game=a.game,
         num_players=a.players,
         team_play=a.team_play,
@@ -92,6 +100,10 @@ def parse_args() -> TrainConfig:
         out_dir=a.out,
         game_options=dict(_parse_option(o) for o in a.option),
     )
+    try:
+        return check_train_config(config)  # a bad setting: a usage error, nothing written
+    except (TypeError, ValueError) as error:
+        p.error(str(error))
 
 
 def _parse_option(text: str) -> tuple[str, object]:

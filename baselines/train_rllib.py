@@ -24,6 +24,7 @@ from pathlib import Path
 import numpy as np
 
 from presages_env.games import get_game
+from presages_env.training.settings import seconds_argument
 
 LEARNER = "learner"
 
@@ -34,7 +35,7 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     p.add_argument("--players", type=int, default=None)
     p.add_argument("--team-play", action="store_true", help="one policy per team (team ids)")
     p.add_argument("--iterations", type=int, default=50)
-    p.add_argument("--time-budget", type=float, default=None, help="seconds")
+    p.add_argument("--time-budget", type=seconds_argument, default=None, help="seconds")
     p.add_argument("--snapshots", type=int, default=3, help="frozen copies in the league")
     p.add_argument("--snapshot-every", type=int, default=5, help="iterations")
     p.add_argument("--num-env-runners", type=int, default=1)

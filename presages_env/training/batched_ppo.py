@@ -30,13 +30,33 @@ import numpy as np
 from presages_env.agents.base import Agent
 from presages_env.agents.features import make_features
 from presages_env.agents.ppo import PPOAgent, frozen_copy, policy_metadata, shipped_checkpoint
-from presages_env.core.validation import check_int, check_seed
 from presages_env.games import get_game
 from presages_env.training.opponents import baseline_agent
 from presages_env.training.rollout import SelfPlayRollouts
 from presages_env.training.self_play import BudgetBar, LearningCurve, add_curve_point
+from presages_env.training.settings import (
+    COMMON_RULES,
+    EVAL_OPPONENT_NAMES,
+    LOSS_WEIGHT,
+    MAX_COUNT,
+    MAX_MINIBATCH,
+    MAX_ROLLOUT_STEPS,
+    PROBABILITY,
+    Choice,
+    Count,
+    Device,
+    Flag,
+    OrNone,
+    Real,
+    Rule,
+    Text,
+    check_game_settings,
+    check_rollout_memory,
+    checked_settings,
+    learner_input_size,
+    write_config,
+)
 
-CRITICS = ("local", "global")
 PRECISIONS = ("float32", "bfloat16", "auto")
 MASKED_LOGIT = -1e8  # an illegal action's logit, as sb3-contrib masks it
 
@@ -87,6 +107,30 @@ class BatchedPPOConfig:
     game_options: dict = dataclasses.field(default_factory=dict)
 
 
+# Each setting's type and range (settings.py).
+SETTINGS: dict[str, Rule] = {
+    **COMMON_RULES,
+    "rollout_steps": Count(1, MAX_ROLLOUT_STEPS),
+    "minibatch_size": Count(1, MAX_MINIBATCH),
+    "gae_lambda": PROBABILITY,
+    "clip_range": Real(0.0, 1.0, low_open=True),
+    "vf_coef": LOSS_WEIGHT,
+    "max_grad_norm": Real(0.0, 1e6, low_open=True),
+    "init_policy": OrNone(Text()),  # a path or "shipped", loaded (and checked) before writing
+    "pool_share": PROBABILITY,
+    "snapshot_every": Count(0, MAX_COUNT),  # 0: no snapshots
+    "eval_opponents": EVAL_OPPONENT_NAMES,
+    "critic_warmup_updates": Count(0, MAX_COUNT),
+    "keep_checkpoints": Flag(),
+    "device": Device(),
+    "precision": Choice(PRECISIONS),
+}
+# Bytes of one decision in the rollout (rollout.py) besides its float32 inputs and bool mask:
+# four int64 (action, env, seat, next decision), six float32 (log-probability, value,
+# advantage, return, reward, bootstrap) and the terminal flag.
+ROLLOUT_ROW_BYTES = 4 * 8 + 6 * 4 + 1
+
+
 def game_config(game: str, **overrides: Any) -> BatchedPPOConfig:
     """The recorded hyper-parameters of ``game`` (``hyperparameters.json``), with overrides."""
     table = json.loads(files(__package__).joinpath("hyperparameters.json").read_text())
@@ -96,10 +140,7 @@ def game_config(game: str, **overrides: Any) -> BatchedPPOConfig:
     unknown = sorted(set(settings) - fields)
     if unknown:
         raise ValueError(f"unknown settings {unknown}; the settings are {sorted(fields)}")
-    for name in ("net_arch", "baseline_opponents", "eval_opponents"):
-        if name in settings:
-            settings[name] = tuple(settings[name])
-    return BatchedPPOConfig(**settings)
+    return BatchedPPOConfig(**settings)  # lists stay lists until check_config makes them tuples
 
 
 def parse_setting(text: str) -> tuple[str, Any]:
@@ -114,27 +155,16 @@ def parse_setting(text: str) -> tuple[str, Any]:
         return name, value
 
 
-def check_config(config: BatchedPPOConfig) -> None:
-    """Refuse a config that cannot run, before anything is built or written."""
-    check_seed(config.seed, "config.seed")
-    get_game(config.game)
-    if config.critic not in CRITICS:
-        raise ValueError(f"critic must be one of {CRITICS}, got {config.critic!r}")
-    if config.precision not in PRECISIONS:
-        raise ValueError(f"precision must be one of {PRECISIONS}, got {config.precision!r}")
-    if not 0.0 <= config.pool_share <= 1.0:
-        raise ValueError(f"pool_share must be in [0, 1], got {config.pool_share}")
-    check_int(config.num_envs, "num_envs", 1, 2**16)
-    check_int(config.rollout_steps, "rollout_steps", 1, 2**16)
-    check_int(config.minibatch_size, "minibatch_size", 1, 2**24)
-    check_int(config.n_epochs, "n_epochs", 1, 1000)
-    check_int(config.critic_warmup_updates, "critic_warmup_updates", 0, 2**31)
-    if not isinstance(config.keep_checkpoints, bool):
-        raise TypeError(f"keep_checkpoints must be a bool, got {config.keep_checkpoints!r}")
-    if config.init_policy is not None and not isinstance(config.init_policy, str):
-        raise TypeError(
-            f"init_policy must be a path (str), 'shipped' or None, got {config.init_policy!r}"
-        )
+def check_config(config: BatchedPPOConfig) -> BatchedPPOConfig:
+    """``config`` with every setting checked and made a plain value; raises
+    ``TypeError``/``ValueError`` naming the setting before anything is built or written."""
+    config = checked_settings(config, SETTINGS)
+    game, n = check_game_settings(config)
+    inputs = learner_input_size(game, n, config.features, config.critic)
+    row_bytes = 4 * inputs + game.num_actions(n) + ROLLOUT_ROW_BYTES
+    rows = config.num_envs * config.rollout_steps
+    check_rollout_memory("num_envs x rollout_steps", rows, row_bytes)
+    return config
 
 
 def native_bfloat16(torch: Any, device: Any) -> bool:
@@ -156,8 +186,7 @@ class BatchedPPO:
         from gymnasium import spaces
         from sb3_contrib.common.maskable.policies import MaskableActorCriticPolicy
 
-        check_config(config)
-        self.config = config
+        self.config = config = check_config(config)
         self.torch = torch
         self.device = torch.device(
             ("cuda" if torch.cuda.is_available() else "cpu")
@@ -351,9 +380,8 @@ def train_batched(
     ``opponents`` (default: ``config.baseline_opponents`` by name) start the pool; frozen
     snapshots of the learner join it as it trains."""
     learner = BatchedPPO(config)  # checks the config and init_policy before anything is written
-    out = Path(config.out_dir)
-    out.mkdir(parents=True, exist_ok=True)
-    (out / "config.json").write_text(json.dumps(dataclasses.asdict(config), indent=2))
+    config = learner.config  # its plain values
+    out = write_config(config)
     if opponents is None:
         names = config.baseline_opponents
         opponents = [baseline_agent(name, config.game, config.seed) for name in names]

@@ -15,9 +15,7 @@ import presages_env
 from presages_env.agents.base import Agent
 from presages_env.agents.features import RawFeatures
 from presages_env.core.validation import check_int, check_seed
-
-# Decisions one call records: about 1 GB of Présages observations; the docs clone 200,000.
-MAX_TEACHER_SAMPLES = 10**6
+from presages_env.training.settings import MAX_TEACHER_SAMPLES
 
 
 def teacher_games(

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import csv
 import dataclasses
-import json
 import time
 from collections.abc import Iterable
 from pathlib import Path
@@ -19,16 +18,32 @@ import numpy as np
 
 from presages_env.agents.features import RawFeatures
 from presages_env.agents.ppo import PPOAgent, frozen_copy
-from presages_env.core.validation import check_seed, offset_seed
-from presages_env.games import get_game
-from presages_env.training.opponents import baseline_agent
+from presages_env.core.validation import offset_seed
+from presages_env.training.opponents import BASELINE_OPPONENTS, baseline_agent
+from presages_env.training.settings import (
+    COMMON_RULES,
+    EVAL_OPPONENT_NAMES,
+    MAX_COUNT,
+    MAX_EPOCHS,
+    MAX_MINIBATCH,
+    MAX_ROLLOUT_STEPS,
+    MAX_TEACHER_SAMPLES,
+    Choice,
+    Count,
+    OrNone,
+    Rule,
+    Text,
+    check_game_settings,
+    check_rollout_memory,
+    checked_settings,
+    learner_input_size,
+    write_config,
+)
 
 if TYPE_CHECKING:
     from matplotlib.figure import Figure
 
     from presages_env.evaluation.tournament import MatchResult
-
-CRITICS = ("local", "global")
 
 
 @dataclasses.dataclass
@@ -63,6 +78,40 @@ class TrainConfig:
     seed: int = 0
     out_dir: str = "runs/ppo"
     game_options: dict = dataclasses.field(default_factory=dict)
+
+
+# Each setting's type and range (settings.py); MaskablePPO normalises advantages over each
+# rollout and minibatch, so both hold at least two decisions.
+SETTINGS: dict[str, Rule] = {
+    **COMMON_RULES,
+    "n_steps": Count(2, MAX_ROLLOUT_STEPS),
+    "batch_size": Count(2, MAX_MINIBATCH),
+    "eval_opponents": OrNone(EVAL_OPPONENT_NAMES),
+    "warm_start": OrNone(Choice(BASELINE_OPPONENTS)),
+    "warm_start_samples": Count(1, MAX_TEACHER_SAMPLES),
+    "warm_start_epochs": Count(1, MAX_EPOCHS),
+    "init_policy": OrNone(Text()),
+    "snapshot_every": Count(1, MAX_COUNT),
+}
+# Bytes of one decision in MaskablePPO's rollout buffer besides its float32 observation and
+# mask: the action (int64) and six float32 (reward, return, episode start, value,
+# log-probability, advantage).
+SB3_ROW_BYTES = 8 + 6 * 4
+
+
+def check_train_config(config: TrainConfig) -> TrainConfig:
+    """``config`` with every setting checked and made a plain value; raises
+    ``TypeError``/``ValueError`` naming the setting before anything is written or built."""
+    config = checked_settings(config, SETTINGS)
+    if config.critic == "global" and (config.warm_start or config.init_policy):
+        raise ValueError("cloning fits a critic on the observation: use warm_start=None")
+    if config.warm_start and config.init_policy:
+        raise ValueError("give warm_start or init_policy, not both")
+    game, n = check_game_settings(config)
+    inputs = learner_input_size(game, n, config.features, config.critic)
+    row_bytes = 4 * (inputs + game.num_actions(n)) + SB3_ROW_BYTES
+    check_rollout_memory("n_steps x num_envs", config.n_steps * config.num_envs, row_bytes)
+    return config
 
 
 class BudgetBar:
@@ -293,22 +342,13 @@ def train(config: TrainConfig):
 
     from presages_env.training.vec_env import SelfPlayVecEnv
 
-    check_seed(config.seed, "config.seed")  # before anything is written
-    if config.critic not in CRITICS:
-        raise ValueError(f"critic must be one of {CRITICS}, got {config.critic!r}")
-    if config.critic == "global" and (config.warm_start or config.init_policy):
-        raise ValueError("cloning fits a critic on the observation: use warm_start=None")
-    if config.warm_start and config.init_policy:
-        raise ValueError("give warm_start or init_policy, not both")
-    out = Path(config.out_dir)
-    out.mkdir(parents=True, exist_ok=True)
-    (out / "config.json").write_text(json.dumps(dataclasses.asdict(config), indent=2))
-    game = get_game(config.game)
+    config = check_train_config(config)  # before anything is written
+    out = write_config(config)
 
     def make_env(num_envs: int) -> SelfPlayVecEnv:
-        opponents = [baseline_agent(n, game.name, config.seed) for n in config.baseline_opponents]
+        opponents = [baseline_agent(n, config.game, config.seed) for n in config.baseline_opponents]
         return SelfPlayVecEnv(
-            game.name,
+            config.game,
             num_envs,
             opponents,
             num_players=config.num_players,

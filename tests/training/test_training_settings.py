@@ -1,0 +1,199 @@
+"""Training settings are checked, each against its declared type and range, before a run
+writes ``config.json`` or builds anything: a bad one is a ``TypeError``/``ValueError`` naming
+it (issue 39, defect 5), and the fuzz of hostile settings finds no other outcome."""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import json
+import math
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+pytest.importorskip("sb3_contrib", reason="the trainers need the train extra")
+
+import presages_env  # noqa: E402
+from presages_env.fuzzing.training_settings import (  # noqa: E402
+    LyingFloat,
+    LyingInt,
+    fuzz_training_settings,
+)
+from presages_env.training import batched_ppo, self_play  # noqa: E402
+from presages_env.training.batched_ppo import (  # noqa: E402
+    BatchedPPOConfig,
+    check_config,
+    game_config,
+    train_batched,
+)
+from presages_env.training.self_play import TrainConfig, check_train_config, train  # noqa: E402
+from presages_env.training.settings import config_json, seconds_argument  # noqa: E402
+
+ROOT = Path(__file__).resolve().parents[2]
+NAN, INF = math.nan, math.inf
+
+
+def batched(out: Path, **overrides) -> BatchedPPOConfig:
+    small = {"num_envs": 2, "rollout_steps": 4, "minibatch_size": 8, "net_arch": (16,)}
+    return game_config("president", **{**small, "device": "cpu", "out_dir": str(out), **overrides})
+
+
+def sb3(out: Path, **overrides) -> TrainConfig:
+    small = {"num_envs": 2, "n_steps": 8, "batch_size": 16, "net_arch": (16,), "warm_start": None}
+    return TrainConfig(game="president", **{**small, "out_dir": str(out), **overrides})
+
+
+def refuse(trainer, config, name: str, error=ValueError) -> str:
+    """The trainer refuses ``config`` naming ``name``, and nothing is written."""
+    with pytest.raises(error, match=name) as refusal:
+        trainer(config)
+    assert not Path(config.out_dir).exists(), "a refused run wrote its directory"
+    return str(refusal.value)
+
+
+@pytest.mark.parametrize(
+    ("name", "value", "error"),
+    [
+        ("time_budget_s", NAN, ValueError),
+        ("time_budget_s", -1.0, ValueError),
+        ("learning_rate", INF, ValueError),
+        ("gamma", NAN, ValueError),
+        ("gae_lambda", NAN, ValueError),
+        ("ent_coef", NAN, ValueError),
+        ("vf_coef", NAN, ValueError),
+        ("max_grad_norm", NAN, ValueError),
+        ("eval_every", 0, ValueError),
+        ("gamma", "x", TypeError),
+        ("gamma", 2.0, ValueError),
+        ("clip_range", -1, ValueError),
+        ("max_grad_norm", -1, ValueError),
+        ("team_play", "yes", TypeError),
+        ("keep_checkpoints", 1, TypeError),
+        ("total_timesteps", -1, ValueError),
+        ("num_envs", True, TypeError),
+        ("n_epochs", 2.0, TypeError),
+        ("net_arch", [64, True], TypeError),
+        ("baseline_opponents", ["nobody"], ValueError),
+        ("eval_opponents", ["nobody"], ValueError),
+        ("eval_games", 0, ValueError),
+        ("game_options", {"num_manches": 0}, ValueError),
+        ("game_options", {"no_such_option": 1}, TypeError),
+        ("game_options", {"num_manches": NAN}, ValueError),
+        ("device", "tpu", ValueError),
+        ("precision", "float16", ValueError),
+    ],
+)
+def test_the_batched_trainer_refuses_a_bad_setting_before_writing(name, value, error, tmp_path):
+    refuse(train_batched, batched(tmp_path / "run", **{name: value}), name, error)
+
+
+@pytest.mark.parametrize(
+    ("name", "value", "error"),
+    [
+        ("time_budget_s", NAN, ValueError),
+        ("learning_rate", INF, ValueError),
+        ("gamma", NAN, ValueError),
+        ("ent_coef", NAN, ValueError),
+        ("eval_every", 0, ValueError),
+        ("snapshot_every", 0, ValueError),
+        ("gamma", "x", TypeError),
+        ("team_play", "yes", TypeError),
+        ("total_timesteps", -1, ValueError),
+        ("batch_size", 1, ValueError),
+        ("baseline_opponents", ("nobody",), ValueError),
+        ("eval_opponents", ("nobody",), ValueError),
+        ("warm_start", "nobody", ValueError),
+        ("eval_games", 1, ValueError),
+        ("game_options", {"num_manches": "3"}, ValueError),
+    ],
+)
+def test_the_maskable_ppo_trainer_refuses_a_bad_setting_before_writing(
+    name, value, error, tmp_path
+):
+    refuse(train, sb3(tmp_path / "run", **{name: value}), name, error)
+
+
+def test_a_run_directory_is_a_string(tmp_path):
+    """A Path was written as far as ``json.dumps``, which refused it after ``mkdir``."""
+    refuse(train, sb3(tmp_path / "run", out_dir=tmp_path / "run"), "out_dir", TypeError)
+
+
+def test_a_rollout_too_large_for_memory_is_refused_with_its_estimate(tmp_path):
+    """2**16 envs of 2**16 steps asked numpy for 1.8 TiB (a MemoryError after config.json)."""
+    huge = batched(tmp_path / "run", num_envs=2**16, rollout_steps=2**16)
+    message = refuse(train_batched, huge, "num_envs x rollout_steps")
+    assert "4,294,967,296 rollout rows" in message and "GiB" in message and "memory" in message
+    message = refuse(train, sb3(tmp_path / "run", num_envs=2**16, n_steps=2**16), "n_steps")
+    assert "GiB" in message
+
+
+def test_cuda_is_refused_clearly_where_torch_sees_none(monkeypatch, tmp_path):
+    import torch
+
+    monkeypatch.setattr(torch.cuda, "is_available", lambda: False)
+    message = refuse(train_batched, batched(tmp_path / "run", device="cuda"), "device")
+    assert "torch.cuda.is_available() is False" in message
+
+
+def test_a_network_the_checkpoint_loader_would_refuse_is_refused_first(tmp_path):
+    refuse(train_batched, batched(tmp_path / "run", net_arch=[4096] * 8), "net_arch")
+    refuse(train_batched, batched(tmp_path / "run", net_arch=[8192]), "net_arch")
+
+
+def test_the_command_lines_refuse_a_time_budget_that_never_runs_out():
+    for text in ("nan", "inf", "-5", "0", "x"):
+        with pytest.raises(argparse.ArgumentTypeError):
+            seconds_argument(text)
+    assert seconds_argument("1.5") == 1.5
+    script = ROOT / "baselines" / "train_batched.py"
+    command = [sys.executable, str(script), "--time-budget", "nan", "--out", "/nonexistent/x"]
+    result = subprocess.run(command, capture_output=True, text=True, cwd=ROOT, timeout=120)
+    assert result.returncode == 2 and "finite number" in result.stderr, result.stderr
+
+
+def test_accepted_settings_become_plain_values_and_strict_json(tmp_path):
+    config = check_config(
+        batched(
+            tmp_path,
+            num_envs=np.int64(3),
+            n_epochs=LyingInt(2),
+            gamma=np.float32(0.5),
+            gae_lambda=LyingFloat(0.9),
+            net_arch=[32, np.int16(8)],
+            baseline_opponents=["random"],
+            team_play=np.bool_(False),
+            eval_opponents=(),  # a best response's run measures no curve
+            learning_rate=0,  # a frozen leg
+        )
+    )
+    assert (config.num_envs, config.n_epochs, config.net_arch) == (3, 2, (32, 8))
+    assert type(config.num_envs) is int and type(config.n_epochs) is int
+    assert (config.gamma, config.gae_lambda, config.team_play) == (0.5, 0.9, False)
+    assert type(config.gae_lambda) is float and type(config.team_play) is bool
+    assert config.baseline_opponents == ("random",)
+    assert json.loads(config_json(config))["net_arch"] == [32, 8]
+    assert check_train_config(sb3(tmp_path, learning_rate=0.0)).learning_rate == 0.0
+
+
+def test_config_json_never_holds_a_bare_nan():
+    broken = dataclasses.replace(TrainConfig(), time_budget_s=NAN)  # not checked
+    with pytest.raises(ValueError, match="JSON"):
+        config_json(broken)
+
+
+def test_every_setting_of_both_configs_has_a_rule():
+    for module, config in ((self_play, TrainConfig), (batched_ppo, BatchedPPOConfig)):
+        assert set(module.SETTINGS) == {field.name for field in dataclasses.fields(config)}
+        module_check = check_train_config if config is TrainConfig else check_config
+        module_check(config())  # the defaults pass their own rules
+
+
+@pytest.mark.parametrize("game", presages_env.list_games())
+def test_the_training_settings_fuzz_finds_nothing(game):
+    report = fuzz_training_settings(game, 200, seed=5)
+    assert report.cases == 200 and not report.failures, "\n".join(report.failures)
+    assert report.outcomes["refused"] and report.outcomes["accepted"], report.line()
