@@ -10,20 +10,38 @@ where a raw value would not generalise (whether a seat is the one deciding, wher
 that asked for the choice lies and whose it is):
 
 - ``DECISION_FIELDS``: the names of the signature's entries;
-- ``decision_signature(state) -> tuple[int, ...]``;
-- ``DECISION_OPTIONS``: the option sets whose play the table must cover (options that
-  change who decides what, or which phases exist).
+- ``decision_signature(state) -> tuple[int, ...]``.
 
 The signatures themselves are never written by hand:
 :func:`presages_env.core.decision_tables.explore` collects them from the
-kernel's own transitions (random play at every player count and listed option set, and from
-every state visited, each legal action tried once), and ``decisions.json`` beside the game
-stores them. :func:`~presages_env.core.validation.check_decision` refuses a state whose
-signature is not in the table, for every game (``Game`` refuses a validator without these
-names), so a hand-made state holds only a combination the kernel itself reaches::
+kernel's own transitions (random play at every player count, each game with options drawn
+from the game's whole option space, ``Game.option_space``, and from every state visited,
+each legal action tried once), and ``decisions.json`` beside the game stores them.
+:func:`~presages_env.core.validation.check_decision` refuses a state whose signature is not
+in the table, for every game (``Game`` refuses a validator without these names), so a
+hand-made state holds only a combination the kernel itself reaches::
 
     python -m presages_env.core.decision_tables --write     # regenerate every table
     python -m presages_env.core.decision_tables --check     # explore afresh: anything new?
+
+Why a table explored by play, and how it is kept from missing a reachable signature (issue
+39: four hand-picked option sets never met Aciliande's team variant with unequal lives, and
+the legal states of 33 signatures were refused). No derivation lists every reachable
+signature without playing: a signature abstracts a state, and which one follows it depends
+on what it leaves out (the hands, the lives, who is still in), so the set belongs to the
+whole reachable state space, which only the kernel's play explores; a check derived from
+the per-slot ranges alone would accept the combinations this module exists to refuse. What
+can be made unmissable is what a signature depends on, and how play is drawn:
+
+1. a signature holds only what the kernel's decision reads, as relations the rules fix
+   rather than the option combination (Aciliande's seats are the decider or another,
+   never a partner: no decision reads the teams, and the partner relation of the seat
+   before the decider depended on who had been eliminated);
+2. exploration draws every option over its whole range, combined at random, at every
+   player count (``core/option_space.py``), never from a list of option sets;
+3. the tests explore afresh with a seed drawn for each run (``--check``), and the
+   ``legal-states`` fuzz (:mod:`presages_env.fuzzing.legal_states`) sends the states of
+   random, heuristic and mixed play through every checked entry point.
 """
 
 from __future__ import annotations

@@ -35,8 +35,8 @@ arrays before calling the kernel, and change nothing when they refuse.
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Callable
-from types import ModuleType
+from collections.abc import Callable, Mapping
+from types import MappingProxyType, ModuleType
 from typing import Any, ClassVar
 
 import numpy as np
@@ -55,6 +55,7 @@ from presages_env.core.header import (
     WIDE_LOW,
     step_of,
 )
+from presages_env.core.option_space import Draw
 from presages_env.core.validation import (
     check_array,
     check_int,
@@ -62,6 +63,7 @@ from presages_env.core.validation import (
     check_seed,
     check_state_array,
     checked_state,
+    plain_ints,
 )
 from presages_env.core.view import TableView
 
@@ -81,6 +83,24 @@ STATE_DTYPES = (np.int8, np.int16, np.int32, np.int64)
 # Longer names are no card's (the longest is under 40 characters): refused unread.
 MAX_CARD_NAME = 200
 CARD_TEXT_NAMES = ("card_help", "card_summary", "CARD_NAMES", "RULES_SUMMARY", "LEGEND")
+
+
+def _check_option_space(cls: type) -> None:
+    """Refuse a game whose ``option_space`` does not draw exactly its options: what is
+    explored over every option combination (core/option_space.py) must miss none."""
+    space = getattr(cls, "option_space", None)
+    options = getattr(cls, "Options", None)
+    fields = dataclasses.fields(options) if dataclasses.is_dataclass(options) else ()
+    names = {field.name for field in fields}
+    if not (
+        isinstance(space, Mapping)
+        and set(space) == names
+        and all(callable(draw) for draw in space.values())
+    ):
+        raise TypeError(
+            f"{cls.__name__} needs an option_space mapping each of its options "
+            f"{sorted(names)} to a draw (core/option_space.py)"
+        )
 
 
 def _check_card_texts(cls: type) -> None:
@@ -124,6 +144,9 @@ class Game:
     # or "heuristic" (the game's heuristic.py), whichever searched better (docs/agents.md).
     search_rollouts: ClassVar[str] = "random"
     Options: ClassVar[type]  # a frozen dataclass of the game's options with defaults
+    # Every option's whole range, as a draw per option (core/option_space.py): what must
+    # hold for any game a player can set up is explored over combinations drawn from it.
+    option_space: ClassVar[Mapping[str, Draw]] = MappingProxyType({})  # no options
 
     # The game's kernel module: its four kernels and its STATE_SIZE, NUM_ACTIONS and
     # OBS_SIZE constants (sized for the largest table) are picked up from it.
@@ -159,15 +182,14 @@ class Game:
                     f"{cls.__name__} names a kernel but no validator module with "
                     "validate_state(state): every game validates states from outside"
                 )
-            if not callable(getattr(validator, "decision_signature", None)) or not all(
-                isinstance(getattr(validator, name, None), tuple)
-                for name in ("DECISION_FIELDS", "DECISION_OPTIONS")
+            if not callable(getattr(validator, "decision_signature", None)) or not isinstance(
+                getattr(validator, "DECISION_FIELDS", None), tuple
             ):
                 raise TypeError(
                     f"{cls.__name__}'s validator must name its pending decision: "
-                    "decision_signature(state), DECISION_FIELDS and DECISION_OPTIONS "
-                    "(core/decisions.py)"
+                    "decision_signature(state) and DECISION_FIELDS (core/decisions.py)"
                 )
+            _check_option_space(cls)
             cls.validate_state = staticmethod(validator.validate_state)
             kernel = cls.__dict__["kernel"]
             if not callable(getattr(kernel, "global_state", None)) or not all(
@@ -390,7 +412,7 @@ class Game:
             raise TypeError(
                 f"unknown option(s) {unknown} for {self.name}; known options: {sorted(known)}"
             )
-        opts = self.Options(**options)
+        opts = self.Options(**{name: plain_ints(value) for name, value in options.items()})
         self.validate_options(num_players, opts)
         return opts
 

@@ -5,15 +5,20 @@ and sorts every case into a clean refusal (``ValueError``/``TypeError`` with a m
 accepted input that then works; anything else is a failure
 (:class:`~presages_env.core.fuzz.FuzzReport`):
 
-=============  ==========================================================================
-kind           what
-=============  ==========================================================================
-states         corrupted real states, pending decisions included (:mod:`presages_env.core.fuzz`)
-heuristics     random observations and masks through the heuristic kernels (same module)
-records        saved game records: structure, numbers, strings (:mod:`.records`)
-checkpoints    policy checkpoints: storage, sizes, values, another game's (:mod:`.checkpoints`)
-numbers        seeds and numbers through every public constructor and reset (:mod:`.numbers`)
-=============  ==========================================================================
+=================  ======================================================================
+kind               what
+=================  ======================================================================
+states             corrupted real states, pending decisions included (:mod:`presages_env.core.fuzz`)
+heuristics         random observations and masks through the heuristic kernels (same module)
+records            saved game records: structure, numbers, strings (:mod:`.records`)
+checkpoints        policy checkpoints: storage, sizes, values, another game's (:mod:`.checkpoints`)
+numbers            seeds and numbers through every public constructor and reset (:mod:`.numbers`)
+training-settings  hostile values (types, NaN, ranges, huge rollouts) for every setting of
+                   both trainers, checked without training (:mod:`.training_settings`)
+legal-states       the opposite case: only states that random, heuristic and mixed play reach
+                   over random options and every player count; every checked entry point
+                   must take each of them, a refusal is a failure (:mod:`.legal_states`)
+=================  ======================================================================
 
 ``python -m presages_env.fuzzing --cases 10000`` runs every kind for every game in a child
 process with numba's bounds checks on (an out-of-bounds access raises instead of corrupting

@@ -179,16 +179,15 @@ def test_every_state_of_heuristic_games_is_accepted(n):
 
 @pytest.mark.parametrize("n", (4, 5, 6))
 def test_search_worlds_are_accepted(n):
-    """Worlds for every seat, but for the other seats at LUCK_DISCARD: ``sample_world`` may
-    give Luck's holder only Fear there, a world without a legal action that is refused."""
+    """A world for one seat at each state, for every seat at LUCK_DISCARD: all know that a
+    one-card holder holds no Fear, so no world leaves it nothing to discard."""
     world = np.zeros(k.STATE_SIZE, dtype=GAME.state_dtype)
     for seed in range(8):
         for i, state in enumerate(random_game(n, 300 + seed, **ALL_OPTIONS[seed * 7 % 32])):
-            seat = i % n
-            if state[k.NODE] == k.NODE_LUCK_DISCARD:
-                seat = int(state[HDR_CURRENT])
-            k.sample_world(state, seat, np.int64(seed * 1000 + i), world)
-            accept(world)
+            seats = range(n) if state[k.NODE] == k.NODE_LUCK_DISCARD else (i % n,)
+            for seat in seats:
+                k.sample_world(state, seat, np.int64(seed * 1000 + i), world)
+                accept(world)
 
 
 def test_terminal_states_are_accepted_and_cannot_be_stepped():
@@ -243,6 +242,22 @@ def test_issue_example_loc_15_far_negative_is_refused_naming_loc():
         GAME.checked_state(wide)
     with pytest.raises(TypeError, match="never cast"):
         GAME.step(wide, 0, np.zeros(4, dtype=np.float32))
+
+
+def excluded(knower: int, card: int) -> int:
+    """Offset of EXCLUDED[knower][card]."""
+    return k.EXCLUDED + knower * k.CARD_SLOTS + card
+
+
+def test_issue_39_a_seat_knowing_less_than_the_public_is_refused():
+    """EXCLUDED[4][21] changed 126 -> 100 in a legal state was accepted, and 100 of 1,200 of
+    the worlds ``sample_world`` then drew for seat 4 were refused: card 21 is publicly in
+    seat 0's hand, and the corrupted row let the worlds deal it to seats 1 and 3."""
+    public = excluded(k.PUBLIC_KNOWER, 21)
+    state = next(s for s in random_game(6, 0) if s[excluded(4, 21)] == s[public] == 126)
+    state[excluded(4, 21)] = 100
+    error = refused_at(state)
+    assert error.slot == "EXCLUDED[4][21]" and "knows less than the public" in str(error)
 
 
 # ---- the round-reward option: one value over its byte slots ------------------------------------
@@ -499,6 +514,64 @@ def knowledge_of_a_card_in_play(s):
     return f"EXCLUDED[0][{card}]"
 
 
+def forgotten_by_all(s, card):
+    """Every EXCLUDED row forgets where ``card`` is (so no seat knows less than the public)."""
+    s[excluded(0, card) : excluded(k.KNOWERS, card) : k.CARD_SLOTS] = 0
+
+
+def public_knowledge_beyond_own_hands(s):
+    """(seat, card) pairs where the public row knows more than the seat's own hand shows."""
+    public = s[excluded(k.PUBLIC_KNOWER, 0) : excluded(k.PUBLIC_KNOWER, k.CARD_SLOTS)]
+    return [(p, c) for p in range(4) for c in range(1, 36) if public[c] & ~(1 << p)]
+
+
+def seat_knows_less_than_the_public(s):
+    seat, card = public_knowledge_beyond_own_hands(s)[0]
+    s[excluded(seat, card)] = 0
+    return f"EXCLUDED[{seat}][{card}]"
+
+
+def publicly_in_hand_unexchanged(s):
+    """Cards publicly moved into a hand whose seat has made no exchange this round."""
+    pairs = s[k.ABS_PAIRS : k.ABS_PAIRS + 36].reshape(6, 6)
+    return [
+        c
+        for c in range(1, 36)
+        if s[k.LAST_HAND_SEAT + c]
+        and not (pairs[s[k.LOC + c]].any() or pairs[:, s[k.LOC + c]].any())
+    ]
+
+
+def public_hand_move_forgotten(s):
+    card = publicly_in_hand_unexchanged(s)[0]
+    forgotten_by_all(s, card)
+    return f"EXCLUDED[{k.PUBLIC_KNOWER}][{card}]"
+
+
+def forgotten_after_an_earlier_exchange(card_slot):
+    """The card Wrath returned or Betrayal took (at ``card_slot``) forgotten by all, its seat
+    having exchanged in an earlier, unlogged bout: only the pending node's rule is left."""
+
+    def mutate(s):
+        seat, card = int(s[HDR_CURRENT]), int(s[card_slot])
+        s[k.ABS_PAIRS + seat * k.MAX_SEATS + (seat + 1) % 4] = 1
+        forgotten_by_all(s, card)
+        return f"EXCLUDED[{k.PUBLIC_KNOWER}][{card}]"
+
+    return mutate
+
+
+def one_card_luck_holder(s):
+    hidden = s[k.LOC + FEAR] < 4 or s[k.LOC + FEAR] == k.LOC_ASIDE
+    return hidden and s[k.HAND_COUNT + s[HDR_CURRENT]] == 1
+
+
+def fear_not_excluded_from_luck_holder(s):
+    bit = 1 << int(s[HDR_CURRENT])
+    s[excluded(0, FEAR) : excluded(k.KNOWERS, FEAR) : k.CARD_SLOTS] &= ~bit
+    return f"EXCLUDED[{k.PUBLIC_KNOWER}][{FEAR}]"
+
+
 def luck_holder_holds_only_fear(s):
     seat = s[HDR_CURRENT]
     for card in cards_at(s, lambda loc: loc == seat):
@@ -730,6 +803,26 @@ CASES = {
     # knowledge
     "knowledge excludes where a hidden card is": (mid_bout, knowledge_excludes_the_truth),
     "knowledge of a card face up": (two_in_front, knowledge_of_a_card_in_play),
+    "a seat knowing less than the public": (
+        lambda s: mid_bout(s) and bool(public_knowledge_beyond_own_hands(s)),
+        seat_knows_less_than_the_public,
+    ),
+    "a public move into a hand forgotten": (
+        lambda s: mid_bout(s) and bool(publicly_in_hand_unexchanged(s)),
+        public_hand_move_forgotten,
+    ),
+    "Wrath's card forgotten in the victim's hand": (
+        at_node(k.NODE_WRATH_REPLACE, lambda s: s[k.BOUT] >= 3),
+        forgotten_after_an_earlier_exchange(k.BLOCKED),
+    ),
+    "Betrayal's card forgotten in the taker's hand": (
+        at_node(k.NODE_BETRAYAL_GIVE, lambda s: s[k.BOUT] >= 3),
+        forgotten_after_an_earlier_exchange(k.TAKEN),
+    ),
+    "Fear possible in a one-card Luck holder's hand": (
+        at_node(k.NODE_LUCK_DISCARD, one_card_luck_holder),
+        fear_not_excluded_from_luck_holder,
+    ),
     # per-card records
     "placer of a card in hand": (mid_bout, placer_of_hand_card),
     "public hand move of a card in play": (two_in_front, last_hand_of_card_in_play),

@@ -22,10 +22,12 @@ from collections import Counter
 from collections.abc import Callable, Iterator
 
 import numpy as np
+import pytest
 from res_arcana_helpers import GAME
 
 from presages_env.core.beliefs import Z_FAIL, final_state, homogeneity, seen_by, world_keys
 from presages_env.core.rng import rng_seed
+from presages_env.core.validation import InvalidStateError
 from presages_env.games.res_arcana import cards as cd
 from presages_env.games.res_arcana import layout as lay
 from presages_env.games.res_arcana.cards import NAMES as NAME_OF
@@ -260,6 +262,17 @@ def test_starter_set_hands_are_known_to_every_seat():
     for seed in range(10):
         world = GAME.sample_world(state, 0, seed)
         assert {s: sorted(hand_of(world, s)) for s in range(3)} == starting
+
+
+def test_a_seat_cannot_know_top_cards_of_its_deck_it_never_saw():
+    """Issue 39: KNOWN_TOP shows the seat its deck's top cards, while ``sample_world``
+    re-deals every unseen card of that deck; knowing an unseen top card is refused."""
+    state = GAME.new_state(2, 0, starter_sets=True)
+    GAME.checked_state(state)
+    assert state[lay.SEEN + deck_of(state, SEAT)[0]] == lay.UNSEEN  # the 5 unseen starter cards
+    state[lay.KNOWN_TOP + SEAT] = 1
+    with pytest.raises(InvalidStateError, match=rf"KNOWN_TOP\[{SEAT}\] = 1: .* never saw"):
+        GAME.checked_state(state)
 
 
 def test_the_order_is_known_until_the_rival_chooses_it():

@@ -19,6 +19,7 @@ import numpy as np
 
 from presages_env.core.game import Game
 from presages_env.core.header import HDR_CURRENT, HDR_NUM_PLAYERS, HDR_TERMINAL, seed_of
+from presages_env.core.option_space import distinct, either, integers, one_of, per_seat
 from presages_env.core.state_io import apply_actions
 from presages_env.games.aciliande import card_text, event_text, view
 from presages_env.games.aciliande import kernel as k
@@ -95,6 +96,14 @@ class AciliandeGame(Game):
     default_players = 4
     obs_dtype = np.int16
     Options = AciliandeOptions
+    option_space = {
+        "goddesses": distinct(k.NUM_GODDESSES, 0, NUM_CARDS - 1),
+        "lives": either(integers(1, MAX_LIVES), per_seat(integers(1, MAX_LIVES))),
+        "stake": integers(1, MAX_STAKE),
+        "fixed_hand_size": either(one_of(None), integers(1, lambda n: NUM_CARDS // n)),
+        "teams": one_of(False, True),  # 4 or 6 players only: redrawn at other counts
+        "duel_tiebreak": one_of(*TIEBREAKS),
+    }
     state_dtype = k.STATE_DTYPE
     layout_version = 2
     # random rollouts misjudge bids over a whole game: search loses to the heuristic with them

@@ -608,16 +608,19 @@ _READS = {
     },
     k.NODE_GAME_OVER: set(),
 }
-# A fixed hand size skips the dealer's choice; the team variant ties bids to partners.
-DECISION_OPTIONS = ({}, {"fixed_hand_size": 2}, {"teams": True}, {"lives": 1})
 
 
 def decision_signature(state: np.ndarray) -> tuple[int, ...]:
-    """The pending decision as ``DECISION_FIELDS`` (seats relative to the decider, by team
-    in the team variant; ``UNREAD`` for fields the node does not depend on)."""
+    """The pending decision as ``DECISION_FIELDS`` (``UNREAD`` for fields the node does not
+    depend on).
+
+    Seats are the decider or another, never a partner: no decision of the kernel reads the
+    teams (they only share the score), and whether the seat before the decider in a trick
+    is a partner depends on who was eliminated, so a team relation made the table miss the
+    team variant with unequal lives (issue 39). The layout checks above already derive the
+    seat to act, the leader and the trick's seats from the rules."""
     s = state.tolist()
-    current, n = s[HDR_CURRENT], s[HDR_NUM_PLAYERS]
-    teams = [seat % 2 for seat in range(n)] if s[k.OPT_TEAMS] else None
+    current = s[HDR_CURRENT]
     length = s[k.TRICK_LEN]
     last_card = s[k.TRICK_CARDS + length - 1] if length else -1
     last_seat = s[k.TRICK_SEATS + length - 1] if length else -1
@@ -626,13 +629,13 @@ def decision_signature(state: np.ndarray) -> tuple[int, ...]:
     values = (
         s[k.DUEL],
         int(s[k.HAND_SIZE] > 0),
-        seat_relation(s[k.DEALER], current, teams),
+        seat_relation(s[k.DEALER], current),
         int(has_bid),
         length,
         s[k.TRICK_DECL],
-        seat_relation(s[k.LEADER], current, teams),
+        seat_relation(s[k.LEADER], current),
         int(last_card in goddesses),
-        seat_relation(last_seat, current, teams),
+        seat_relation(last_seat, current),
     )
     reads = _READS[s[k.NODE]]
     return (s[k.NODE],) + tuple(

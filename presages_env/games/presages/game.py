@@ -22,10 +22,11 @@ from presages_env.core.header import (
     wide_slots,
     wide_value,
 )
+from presages_env.core.option_space import integers, mapped, one_of
 from presages_env.core.state_io import apply_actions
 from presages_env.core.validation import check_int, check_seed
-from presages_env.games.presages import card_text as card_words
 from presages_env.games.presages import event_text, view
+from presages_env.games.presages import card_text as card_words
 from presages_env.games.presages import kernel as k
 from presages_env.games.presages import validate as v
 from presages_env.games.presages.cards import NUM_CARDS, is_absolute
@@ -147,6 +148,10 @@ class PresagesGame(Game):
     default_players = 4
     obs_dtype = np.int8
     Options = PresagesOptions
+    option_space = {
+        **{name: one_of(False, True) for name in _FLAG_SLOTS},
+        "round_reward": mapped(integers(0, 1000), lambda milli: milli / 1000),
+    }
     state_dtype = k.STATE_DTYPE
     layout_version = 3
     kernel = k
@@ -154,7 +159,6 @@ class PresagesGame(Game):
     viewer = view
     event_texts = event_text
     card_texts = card_words
-
     def validate_options(self, num_players: int, options: PresagesOptions) -> None:
         for name in _FLAG_SLOTS:
             value = getattr(options, name)

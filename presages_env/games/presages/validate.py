@@ -24,13 +24,18 @@ by its layout name. Checked, in this order:
   PAIR_COUNT_MAX (where the kernel stops counting), and no more remembered cards (SEEN_FROM,
   SHOWN_TO, ABS_RECV, ABS_GAVE) than exchanges;
 - knowledge: EXCLUDED rows only for the seats at the table and the public, for hidden cards
-  only, bits of the table's places only, and never the place where a hidden card is;
+  only, bits of the table's places only, and never the place where a hidden card is; every
+  seat's row knows what the public row knows (but its own hand's bit), so that a search
+  world, which keeps the seat's row and gives the others the public one, is accepted too;
 - per-card records: PLACER for cards in play only; LAST_HAND_SEAT/BOUT for cards still in that
-  hand (or moved on by an Absolu exchange), bout 0 only for a face-up Absolu;
+  hand (or moved on by an Absolu exchange), bout 0 only for a face-up Absolu; while that seat
+  has made no exchange, the public row knows the card is there;
 - the pending node: every pending slot (EFFECT, LAW_DIR, GIVE_LAW_DIR, BLOCKED, VICTIM, TAKEN,
   DREAM_PLAYER, SECRET_*, ABS_*, LUCK_HOLDER) holds what the kernel leaves at NODE, HDR_CURRENT
   is the seat it asks there, and the cards the node names are where it needs them (Luck's
-  holder has a card other than Fear to discard);
+  holder has a card other than Fear to discard), known there as the kernel told everyone
+  (the card Wrath returned or Betrayal took is publicly in that hand; a one-card Luck holder
+  publicly holds no Fear);
 - hands: during a bout every hand holds a card and every seat still to place two (each bout
   starts with at least two per hand), so no decision can run out of legal actions;
 - logs: LOG_LEN/PREV_LOG_LEN within LOG_CAP, events in range, zeros after them; replaying a
@@ -187,6 +192,7 @@ class _Check:
         self.n = self.v[HDR_NUM_PLAYERS]
         self.terminal = self.v[HDR_TERMINAL] == 1
         self.current = self.v[HDR_CURRENT]
+        self.places = (1 << self.n) - 1 | k.ASIDE_BIT  # EXCLUDED's bits at this table
 
     def run(self) -> None:
         self.options()
@@ -237,6 +243,10 @@ class _Check:
 
     def holder(self, card: int) -> int:
         return self.loc[card] - k.LOC_FRONT
+
+    def hidden(self, card: int) -> bool:
+        """In a hand or set aside: where only EXCLUDED says what a seat knows of it."""
+        return self.loc[card] < self.n or self.loc[card] == k.LOC_ASIDE
 
     # ---- options, teams, cards --------------------------------------------------------------
     def options(self) -> None:
@@ -477,10 +487,10 @@ class _Check:
         """EXCLUDED[p][c]: places (bit s a hand, ASIDE_BIT set aside) of this table only, 0 for
         card 0, for seats not at the table and for a card not hidden (face up, in the box);
         knowledge is never wrong: no row excludes the place where a hidden card is."""
-        n, places = self.n, (1 << self.n) - 1 | k.ASIDE_BIT
+        n, places = self.n, self.places
         block = self.v[k.EXCLUDED : k.EXCLUDED + k.KNOWERS * k.CARD_SLOTS]
-        for p in range(k.KNOWERS):
-            row = block[p * k.CARD_SLOTS : (p + 1) * k.CARD_SLOTS]
+        self.excluded = [block[p * k.CARD_SLOTS : (p + 1) * k.CARD_SLOTS] for p in range(k.KNOWERS)]
+        for p, row in enumerate(self.excluded):
             knower = p < n or p == k.PUBLIC_KNOWER
             for c, x in enumerate(row):
                 if x == 0:
@@ -492,6 +502,32 @@ class _Check:
                     self.fail(f"EXCLUDED[{p}][{c}]", x, f"bits of {high} only")
                 if x & bit:
                     self.fail(f"EXCLUDED[{p}][{c}]", x, f"excludes where the card is (LOC {loc})")
+        self.seats_know_the_public()
+
+    def seats_know_the_public(self) -> None:
+        """Every seat knows what the public knows: the kernel writes each public fact into
+        every row (a seat's own row may lack only its own hand's bit: it sees its hand). A
+        search world keeps the seat's row and gives the others the public one, so a row that
+        knew less would let ``sample_world`` deal a card where the public row excludes it."""
+        public = self.excluded[k.PUBLIC_KNOWER]
+        for p in range(self.n):
+            row = self.excluded[p]
+            for c in CARDS:
+                if public[c] & ~row[c] & ~(1 << p):
+                    self.fail(
+                        f"EXCLUDED[{p}][{c}]",
+                        row[c],
+                        f"knows less than the public (EXCLUDED[{k.PUBLIC_KNOWER}][{c}] = "
+                        f"{public[c]})",
+                    )
+
+    def publicly_in_hand(self, card: int, seat: int, why: str) -> None:
+        """``card`` went into ``seat``'s hand in view of all (``why``) and no exchange can have
+        moved it since: the public row knows it is there, so no search world moves it."""
+        known = self.places & ~(1 << seat)
+        found = self.excluded[k.PUBLIC_KNOWER][card]
+        if found != known:
+            self.fail(f"EXCLUDED[{k.PUBLIC_KNOWER}][{card}]", found, f"must be {known}: {why}")
 
     def exchanged(self, seat: int) -> bool:
         return any(self.abs_pairs[seat][o] or self.abs_pairs[o][seat] for o in SEATS)
@@ -510,13 +546,16 @@ class _Check:
                 self.last_hand(c, seats[c], bouts[c])
 
     def last_hand(self, card: int, seat_plus_1: int, bout: int) -> None:
-        """A card publicly sent into a hand stays there until placed or exchanged."""
+        """A card publicly sent into a hand stays there, known to all, until placed or its
+        seat exchanges."""
         self.entry("LAST_HAND_BOUT", card, k.LAST_HAND_BOUT, 0, self.bout if seat_plus_1 else 0)
         self.entry("LAST_HAND_SEAT", card, k.LAST_HAND_SEAT, card > 0, self.n * (card > 0))
         seat, loc = seat_plus_1 - 1, self.loc[card]
-        hidden = loc < self.n or loc == k.LOC_ASIDE  # a world may deal it anywhere hidden
-        if loc != seat and not (hidden and self.exchanged(seat)):
+        exchanged = self.exchanged(seat)
+        if loc != seat and not (self.hidden(card) and exchanged):  # a world may deal it
             self.fail(f"LAST_HAND_SEAT[{card}]", seat_plus_1, f"the card is at LOC {loc}")
+        if not exchanged:
+            self.publicly_in_hand(card, seat, f"LAST_HAND_SEAT[{card}] = {seat_plus_1}")
         face_up = self.v[k.ROUND] == 1 and self.v[k.START_ABSOLU + seat] == card
         if bout == 0 and not face_up:
             self.fail(f"LAST_HAND_BOUT[{card}]", 0, "bout 0 is for a face-up Absolu")
@@ -634,6 +673,7 @@ class _Check:
         blocked = p["BLOCKED"]
         back = blocked > 0 and self.loc[blocked] == cur
         r.require(back, "BLOCKED", blocked, "must be back in the victim's hand")
+        self.publicly_in_hand(blocked, cur, "Wrath returned it (BLOCKED)")
         r.require(self.front[cur] == 0, f"FRONT[{cur}]", self.front[cur], "Wrath emptied it")
         r.require(self.in_play(WRATH), f"LOC[{WRATH}]", self.loc[WRATH], "Wrath is in play")
 
@@ -644,6 +684,7 @@ class _Check:
         r.require(self.front[victim] == 0, "VICTIM", victim, "its seat awaits the gift")
         taken_ok = taken > 0 and self.loc[taken] == cur
         r.require(taken_ok, "TAKEN", taken, "must be in the taker's hand")
+        self.publicly_in_hand(taken, cur, "Betrayal took it (TAKEN)")
         r.require(self.in_play(BETRAYAL), f"LOC[{BETRAYAL}]", self.loc[BETRAYAL], "not in play")
 
     def luck_node(self) -> None:
@@ -658,6 +699,19 @@ class _Check:
             self.fail("LUCK_HOLDER", cur, "Luck's discard is already made")
         if not any(self.loc[c] == cur for c in range(1, k.CARD_SLOTS) if c != FEAR):
             self.fail("LUCK_HOLDER", cur, "holds no card but Fear: nothing to discard")
+        if self.hand_count[cur] == 1:
+            self.publicly_not_fear(cur)
+
+    def publicly_not_fear(self, holder: int) -> None:
+        """Luck's holder was asked with one card, so all know it is not Fear: else a search
+        world could give the holder only Fear, with nothing to discard."""
+        public = self.excluded[k.PUBLIC_KNOWER][FEAR]
+        if self.hidden(FEAR) and not public >> holder & 1:
+            self.fail(
+                f"EXCLUDED[{k.PUBLIC_KNOWER}][{FEAR}]",
+                public,
+                f"Luck's holder {holder} has no Fear",
+            )
 
     # ---- hands never run dry during a bout ----------------------------------------------------
     def hands(self) -> None:
@@ -1017,13 +1071,6 @@ def _decision_fields() -> tuple[str, ...]:
 
 
 DECISION_FIELDS = _decision_fields()
-# Each option that changes who resolves a ⚡ or what binds a choice.
-DECISION_OPTIONS = (
-    {},
-    {"dream_reply_resolved_by_target": True},
-    {"betrayal_law_judged_before_take": True},
-    {"bout_winner_is_placer": True, "pride_carries_into_next_round": True},
-)
 _PLACES = {k.LOC_DISCARD: 2, k.LOC_ASIDE: 3, k.LOC_BOX: 4}  # 0 a hand, 1 in front of a seat
 
 

@@ -10,6 +10,7 @@ import numpy as np
 
 from presages_env.core.game import Game
 from presages_env.core.header import HDR_CURRENT, HDR_NUM_PLAYERS, HDR_TERMINAL, seed_of
+from presages_env.core.option_space import integers, one_of
 from presages_env.core.validation import check_int
 from presages_env.games.president import card_text, event_text, view
 from presages_env.games.president import kernel as k
@@ -17,6 +18,7 @@ from presages_env.games.president import validate as v
 from presages_env.games.president.cards import NUM_CARDS, NUM_RANKS, RANK_NAMES, SET_NAMES, SUITS
 
 REWARD_SCHEMES = {"places": k.REWARD_PLACES, "match": k.REWARD_MATCH, "points": k.REWARD_POINTS}
+MAX_MANCHES = 60
 
 
 @dataclasses.dataclass(frozen=True)
@@ -42,6 +44,10 @@ class PresidentGame(Game):
     max_players = 6
     default_players = 4
     Options = PresidentOptions
+    option_space = {
+        "num_manches": integers(1, MAX_MANCHES),
+        "reward_scheme": one_of(*REWARD_SCHEMES),
+    }
     state_dtype = k.STATE_DTYPE
     layout_version = 3  # 3: the deal scratch becomes the play record (PLAYED_BY)
     kernel = k
@@ -72,10 +78,10 @@ class PresidentGame(Game):
         if (
             isinstance(manches, bool)
             or not isinstance(manches, (int, np.integer))
-            or not (1 <= manches <= 60)
+            or not (1 <= manches <= MAX_MANCHES)
         ):
             raise ValueError(
-                f"num_manches must be an int from 1 to 60, got {options.num_manches!r}"
+                f"num_manches must be an int from 1 to {MAX_MANCHES}, got {options.num_manches!r}"
             )
         if options.reward_scheme not in REWARD_SCHEMES:
             raise ValueError(

@@ -471,8 +471,6 @@ DECISION_FIELDS = (
     "the decider has passed",
     "first manche",
 )
-# Later manches open with the exchange, which only a match of several manches reaches.
-DECISION_OPTIONS = ({}, {"num_manches": 3})
 
 
 def decision_signature(state: np.ndarray) -> tuple[int, ...]:

@@ -27,6 +27,7 @@ from presages_env.core.header import (
     seed_of,
     step_of,
 )
+from presages_env.core.option_space import integers, one_of
 from presages_env.core.state_io import apply_actions
 from presages_env.core.validation import check_int, check_seed, checked_state
 from presages_env.games.res_arcana import card_text, event_text, view
@@ -163,6 +164,11 @@ class ResArcanaGame(Game):
     default_players = 4
     obs_dtype = np.int8
     Options = ResArcanaOptions
+    option_space = {
+        "places_of_power": one_of(*PLACE_FACES),
+        "starter_sets": one_of(False, True),
+        "step_cap": integers(1, lay.MAX_STEP_CAP),
+    }
     truncates_itself = True
     state_dtype = k.STATE_DTYPE
     layout_version = 3  # 3: what seats know of decks and monuments (exact sample_world)

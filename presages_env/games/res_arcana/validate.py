@@ -9,8 +9,9 @@ here the first bad slot is reported by its layout name:
   turned flags, stored essences, deck and monument piles, engines, the action under way);
 - cards: each component in a location its kind allows, with an owner exactly where the
   location has one; each deck lists exactly its owner's deck cards, once, and nothing beyond
-  its size; the monument deck and display list exactly the unclaimed monuments; one face per
-  Place of Power tile; mages, magic items and setup picks as the phase requires;
+  its size, and the top cards its owner knows (KNOWN_TOP) are cards it has seen; the
+  monument deck and display list exactly the unclaimed monuments; one face per Place of
+  Power tile; mages, magic items and setup picks as the phase requires;
 - essences: every seat's holdings (pool plus essences on its components in play) equal
   ``GAINED - SPENT``; essences lie only on components in play;
 - the pending decision: ``NODE`` agrees with the open engine (at most one), the action and
@@ -227,6 +228,19 @@ class _Check:
                     self.known_top[s],
                     f"cannot exceed the deck size {size}",
                 )
+                self.known_cards_seen(s, listed[size - self.known_top[s] :])
+
+    def known_cards_seen(self, seat: int, top: list[int]) -> None:
+        """The top cards ``seat`` knows of its deck are cards it has seen: a look marks them
+        seen (only a starter set's deck holds unseen cards). The seat's observation shows
+        them, while ``sample_world`` re-deals every unseen card of its deck."""
+        unseen = [c for c in top if self.seen[c] == lay.UNSEEN]
+        self.fail_unless(
+            not unseen,
+            f"KNOWN_TOP[{seat}]",
+            self.known_top[seat],
+            f"seat {seat} never saw its deck's top cards {unseen} (SEEN = {lay.UNSEEN})",
+        )
 
     def monuments_and_places(self) -> None:
         first, count = cd.FIRST_MONUMENT, cd.NUM_MONUMENTS
@@ -751,8 +765,6 @@ DECISION_FIELDS = (
     "ACT_TARGET's location",
     "ACT_TARGET's owner",
 )
-# Starter sets skip the mage and item picks; a short step cap ends games truncated.
-DECISION_OPTIONS = ({}, {"starter_sets": True}, {"places_of_power": "random"}, {"step_cap": 80})
 
 
 def decision_signature(state: np.ndarray) -> tuple[int, ...]:

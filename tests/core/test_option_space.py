@@ -1,0 +1,68 @@
+"""Each game's option space (core/option_space.py): every option drawn over its whole range.
+
+Issue 39: the pending-decision tables were explored over four hand-picked option sets and
+never met Aciliande's team variant with unequal lives. Exploration now draws from each
+game's ``option_space``, which must name exactly the game's options.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+
+import numpy as np
+import pytest
+
+import presages_env
+from presages_env.core.option_space import distinct, integers, per_seat, random_options
+
+GAMES = presages_env.list_games()
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_every_draw_is_options_the_game_accepts_at_every_player_count(name):
+    game = presages_env.get_game(name)
+    rng = np.random.default_rng(0)
+    for n in range(game.min_players, game.max_players + 1):
+        for _ in range(50):
+            options = random_options(game, n, rng)
+            assert set(options) == {f.name for f in dataclasses.fields(game.Options)}
+            game.make_options(n, **options)
+
+
+def test_aciliande_draws_the_team_variant_with_unequal_lives():
+    """The combination the hand-picked option sets never held."""
+    game = presages_env.get_game("aciliande")
+    rng = np.random.default_rng(1)
+    draws = [random_options(game, 4, rng) for _ in range(200)]
+    assert any(
+        o["teams"] and isinstance(o["lives"], tuple) and len(set(o["lives"])) > 1 for o in draws
+    )
+
+
+def test_integers_reach_both_ends_of_the_range_and_stay_in_it():
+    rng = np.random.default_rng(2)
+    values = [integers(1, 99)(rng, 4) for _ in range(2000)]
+    assert min(values) == 1 and max(values) == 99
+    assert sum(v <= 3 for v in values) > 400  # the small values where the corners are
+    sizes = {integers(1, lambda n: 22 // n)(rng, 7) for _ in range(500)}
+    assert sizes == {1, 2, 3}
+
+
+def test_per_seat_and_distinct_draws():
+    rng = np.random.default_rng(3)
+    assert len(per_seat(integers(1, 5))(rng, 6)) == 6
+    cards = distinct(3, 0, 21)(rng, 4)
+    assert len(set(cards)) == 3 and all(0 <= c <= 21 for c in cards)
+
+
+def test_a_game_must_describe_every_option():
+    """A new option without a range would never be explored: refused at class definition."""
+    president = presages_env.get_game("president")
+
+    @dataclasses.dataclass(frozen=True)
+    class MoreOptions(president.Options):
+        jokers: bool = False
+
+    with pytest.raises(TypeError, match="option_space.*jokers"):
+        attributes = {"kernel": president.kernel, "validator": president.validator}
+        type("Forgetful", (type(president),), {**attributes, "Options": MoreOptions})
