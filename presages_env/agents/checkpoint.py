@@ -35,6 +35,14 @@ code: ``PPOAgent.load(..., trusted=True)``), and not checked here.
 
 The bounds are far above every shipped checkpoint (2 hidden layers of 256, at most 620,078
 parameters, files under 2.5 MB, metadata under 230 bytes).
+
+A second kind of policy, the action scorer (``agents/action_scorer.py``: a network scoring
+each legal action from the observation and the action's features), is stored the same way
+under ``format`` ``"presages_env.action_scorer"``; its metadata names ``observation_size``,
+``num_actions``, ``action_features`` and ``net_arch`` (``{"state": [...], "action": [...],
+"head": [...]}``), its bounds must be the game's observation space, and
+:func:`check_scorer_checkpoint` runs the same four steps for it (the score bound instead of
+the logit bound, for ReLU layers).
 """
 
 from __future__ import annotations
@@ -42,12 +50,15 @@ from __future__ import annotations
 import json
 import os
 import zipfile
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
 from presages_env.agents.features import FEATURES, RawFeatures, make_features
+from presages_env.agents.heuristic import observation_bounds
+from presages_env.core.action_features import FEATURE_HIGH, FEATURE_LOW
 from presages_env.games import GAME_CLASSES, get_game
 
 FORMAT = "presages_env.ppo_policy"
@@ -147,9 +158,7 @@ def check_checkpoint(
     """The metadata and features of ``saved`` (a checkpoint's dict), once every check of
     the module docstring passed; ``game`` and ``num_players``, where given, name the table
     it is loaded for. Raises ``TypeError``/``ValueError`` saying what is wrong."""
-    if not isinstance(saved, dict) or set(saved) != set(CHECKPOINT_KEYS):
-        found = list(saved) if isinstance(saved, dict) else type(saved).__name__
-        raise ValueError(f"expected a dict with keys {list(CHECKPOINT_KEYS)}, got {found}")
+    check_keys(saved)
     check_layouts(saved)
     metadata = parse_metadata(saved["metadata"])
     check_game(metadata["game"], game)
@@ -158,6 +167,13 @@ def check_checkpoint(
     check_values(saved)
     check_logits(metadata, saved["policy"], observation_magnitude(metadata, features, num_players))
     return metadata, features
+
+
+def check_keys(saved: Any) -> None:
+    """A dict with exactly the format's keys (both kinds of policy share them)."""
+    if not isinstance(saved, dict) or set(saved) != set(CHECKPOINT_KEYS):
+        found = list(saved) if isinstance(saved, dict) else type(saved).__name__
+        raise ValueError(f"expected a dict with keys {list(CHECKPOINT_KEYS)}, got {found}")
 
 
 def check_layouts(saved: dict[str, Any]) -> None:
@@ -206,8 +222,9 @@ def check_layout(name: Any, tensor: Any, dtype) -> None:
         )
 
 
-def parse_metadata(tensor) -> dict[str, Any]:
-    """The checked metadata from its uint8 tensor (already known to lie in its storage)."""
+def parse_metadata(tensor, validate: Callable[[Any], None] | None = None) -> dict[str, Any]:
+    """The metadata from its uint8 tensor (already known to lie in its storage), checked by
+    ``validate`` (default: :func:`validate_metadata`, the PPO format's)."""
     if tensor.numel() > MAX_METADATA_BYTES:
         raise ValueError(
             f"checkpoint metadata is {tensor.numel():,} bytes, at most {MAX_METADATA_BYTES:,}"
@@ -216,23 +233,14 @@ def parse_metadata(tensor) -> dict[str, Any]:
         metadata = json.loads(tensor.numpy().tobytes().decode("utf-8"))
     except (UnicodeDecodeError, json.JSONDecodeError, RecursionError) as error:
         raise ValueError(f"checkpoint metadata is not UTF-8 JSON: {error}") from error
-    validate_metadata(metadata)
+    (validate or validate_metadata)(metadata)
     return metadata
 
 
 def validate_metadata(metadata: Any) -> None:
     """Raise TypeError/ValueError naming the first field that is missing, mistyped or wrong,
     or a network beyond the bounds (width, depth, parameters)."""
-    if not isinstance(metadata, dict) or set(metadata) != set(METADATA_KEYS):
-        found = sorted(metadata) if isinstance(metadata, dict) else type(metadata).__name__
-        raise ValueError(f"checkpoint metadata must have keys {sorted(METADATA_KEYS)}, got {found}")
-    for key, kind in METADATA_KEYS.items():
-        if not isinstance(metadata[key], kind) or isinstance(metadata[key], bool):
-            raise TypeError(f"metadata {key!r} must be {kind.__name__}, got {metadata[key]!r:.100}")
-    expected = {"format": FORMAT, "version": VERSION}
-    for key, value in expected.items():
-        if metadata[key] != value:
-            raise ValueError(f"metadata {key!r} must be {value!r}, got {metadata[key]!r:.100}")
+    check_fields(metadata, METADATA_KEYS, FORMAT, VERSION)
     check_choice("game", metadata["game"], GAME_CLASSES)
     check_choice("features", metadata["features"], FEATURES)
     check_choice("activation_fn", metadata["activation_fn"], ACTIVATIONS)
@@ -246,12 +254,29 @@ def validate_metadata(metadata: Any) -> None:
         )
 
 
-def check_net_arch(arch: Any) -> None:
-    """``{"pi": [...], "vf": [...]}``: at most MAX_DEPTH layers of 1..MAX_WIDTH units each."""
-    if set(arch) != {"pi", "vf"} or not all(isinstance(arch[k], list) for k in arch):
-        raise TypeError(
-            f"metadata 'net_arch' must be {{'pi': [int], 'vf': [int]}}, got {arch!r:.100}"
-        )
+def check_fields(metadata: Any, keys: dict[str, type], format_: str, version: int) -> None:
+    """Exactly ``keys``, each of its type (never a bool for an int), of ``format_`` (checked
+    first: the other kind of policy has other keys) and ``version``."""
+    if isinstance(metadata, dict) and metadata.get("format", format_) != format_:
+        found = metadata["format"]
+        raise ValueError(f"metadata 'format' must be {format_!r}, got {found!r:.100}")
+    if not isinstance(metadata, dict) or set(metadata) != set(keys):
+        found = sorted(metadata) if isinstance(metadata, dict) else type(metadata).__name__
+        raise ValueError(f"checkpoint metadata must have keys {sorted(keys)}, got {found}")
+    for key, kind in keys.items():
+        if not isinstance(metadata[key], kind) or isinstance(metadata[key], bool):
+            raise TypeError(f"metadata {key!r} must be {kind.__name__}, got {metadata[key]!r:.100}")
+    for key, value in {"format": format_, "version": version}.items():
+        if metadata[key] != value:
+            raise ValueError(f"metadata {key!r} must be {value!r}, got {metadata[key]!r:.100}")
+
+
+def check_net_arch(arch: Any, nets: tuple[str, ...] = ("pi", "vf")) -> None:
+    """``{net: [...]}`` for each of ``nets``: at most MAX_DEPTH layers of 1..MAX_WIDTH units
+    each."""
+    if set(arch) != set(nets) or not all(isinstance(arch[k], list) for k in arch):
+        expected = ", ".join(f"{net!r}: [int]" for net in nets)
+        raise TypeError(f"metadata 'net_arch' must be {{{expected}}}, got {arch!r:.100}")
     for key, sizes in arch.items():
         if len(sizes) > MAX_DEPTH:
             raise ValueError(
@@ -290,7 +315,7 @@ def checked_features(metadata: dict[str, Any], num_players: int | None = None) -
     ``num_players``, where given; else at some player count). The action count is compared
     first: the features' bounds are built from it."""
     game = get_game(metadata["game"])
-    counts = _player_counts(game, num_players)
+    counts = player_counts(game, num_players)
     found = (metadata["observation_size"], metadata["num_actions"])
     sizes = set()
     if found[1] in {game.num_actions(n) for n in counts}:
@@ -307,7 +332,7 @@ def checked_features(metadata: dict[str, Any], num_players: int | None = None) -
     return features
 
 
-def _player_counts(game, num_players: int | None) -> range:
+def player_counts(game, num_players: int | None) -> range:
     if num_players is None:
         return range(game.min_players, game.max_players + 1)
     n = game.check_num_players(num_players)
@@ -333,12 +358,18 @@ def expected_shapes(metadata: dict[str, Any]) -> dict[str, tuple[int, ...]]:
     return shapes
 
 
-def check_tensors(metadata: dict[str, Any], saved: dict[str, Any]) -> None:
-    """Refuse tensors that are not exactly those the metadata describes."""
+def check_tensors(
+    metadata: dict[str, Any],
+    saved: dict[str, Any],
+    shapes: dict[str, tuple[int, ...]] | None = None,
+) -> None:
+    """Refuse tensors that are not exactly those the metadata describes (``shapes``, by
+    state-dict name; default: the PPO policy's, :func:`expected_shapes`)."""
     size = metadata["observation_size"]
     for key in BOUNDS:
         _check_shape(key, saved[key], (size,))
-    tensors, shapes = saved["policy"], expected_shapes(metadata)
+    tensors = saved["policy"]
+    shapes = expected_shapes(metadata) if shapes is None else shapes
     if set(tensors) != set(shapes):
         found = [f"{name!r:.100}" for name in tensors]
         raise ValueError(f"checkpoint policy tensors must be {sorted(shapes)}, got {found}")
@@ -373,7 +404,7 @@ def observation_magnitude(
     """The largest ``|feature|`` the policy can be given, per input, at any table it may play."""
     game = get_game(metadata["game"])
     magnitude = np.zeros(metadata["observation_size"])
-    for n in _player_counts(game, num_players):
+    for n in player_counts(game, num_players):
         low, high = features.low_high(game.obs_low(n), game.obs_high(n))
         if (low.size, game.num_actions(n)) == (magnitude.size, metadata["num_actions"]):
             magnitude = np.maximum(magnitude, np.maximum(np.abs(low), np.abs(high)))
@@ -412,3 +443,140 @@ def pack_checkpoint(metadata: dict[str, Any], low, high, policy: dict[str, Any])
         "observation_high": torch.as_tensor(high, dtype=torch.float32),
         "policy": dict(policy),
     }
+
+
+# ---- the action-scorer format (agents/action_scorer.py) -------------------------------------
+SCORER_FORMAT = "presages_env.action_scorer"
+SCORER_VERSION = 1
+SCORER_METADATA_KEYS = {
+    "format": str,
+    "version": int,
+    "game": str,
+    "observation_size": int,
+    "num_actions": int,
+    "action_features": int,
+    "net_arch": dict,
+}
+SCORER_NETS = ("state", "action", "head")
+
+
+def check_scorer_checkpoint(
+    saved: Any, game: str | None = None, num_players: int | None = None
+) -> dict[str, Any]:
+    """The metadata of ``saved``, an action scorer's checkpoint dict, once the checks of the
+    module docstring passed (``game`` and ``num_players``, where given, name the table it
+    is loaded for). Raises ``TypeError``/``ValueError`` saying what is wrong."""
+    check_keys(saved)
+    check_layouts(saved)
+    metadata = parse_metadata(saved["metadata"], validate_scorer_metadata)
+    check_game(metadata["game"], game)
+    check_scorer_sizes(metadata, num_players)
+    check_tensors(metadata, saved, scorer_shapes(metadata))
+    check_values(saved)
+    check_scorer_bounds(metadata, saved)
+    check_scores(metadata, saved["policy"])
+    return metadata
+
+
+def validate_scorer_metadata(metadata: Any) -> None:
+    """Raise TypeError/ValueError naming the first field that is missing, mistyped or wrong,
+    or a network beyond the bounds (width, depth, parameters)."""
+    check_fields(metadata, SCORER_METADATA_KEYS, SCORER_FORMAT, SCORER_VERSION)
+    check_choice("game", metadata["game"], GAME_CLASSES)
+    for key in ("observation_size", "num_actions", "action_features"):
+        _check_size(key, metadata[key])
+    check_net_arch(metadata["net_arch"], SCORER_NETS)
+    parameters = sum(int(np.prod(shape)) for shape in scorer_shapes(metadata).values())
+    if parameters > MAX_PARAMETERS:
+        raise ValueError(
+            f"metadata describes a network of {parameters:,} parameters; at most {MAX_PARAMETERS:,}"
+        )
+
+
+def check_scorer_sizes(metadata: dict[str, Any], num_players: int | None = None) -> None:
+    """The sizes are the game's (at ``num_players``, where given): its observation, its
+    action table and its action features."""
+    game = get_game(metadata["game"])
+    found = (metadata["observation_size"], metadata["num_actions"], metadata["action_features"])
+    sizes = {
+        (game.obs_size(n), game.num_actions(n), game.action_features.ACTION_FEATURES)
+        for n in player_counts(game, num_players)
+    }
+    if found not in sizes:
+        table = game.name + ("" if num_players is None else f" at {num_players} players")
+        raise ValueError(
+            f"metadata (observation_size, num_actions, action_features) = {found} do not fit "
+            f"{table}: expected one of {sorted(sizes)}"
+        )
+
+
+def scorer_shapes(metadata: dict[str, Any]) -> dict[str, tuple[int, ...]]:
+    """Every tensor of the action scorer the metadata describes, by state-dict name: the
+    state and action MLPs (Linear, ReLU, ...), then the head over their two outputs side by
+    side, ending in one score."""
+    arch = metadata["net_arch"]
+    shapes: dict[str, tuple[int, ...]] = {}
+    inputs = {"state": metadata["observation_size"], "action": metadata["action_features"]}
+    widths = {}
+    for net in ("state", "action"):
+        widths[net] = _add_layers(shapes, net, inputs[net], arch[net])
+    _add_layers(shapes, "head", widths["state"] + widths["action"], [*arch["head"], 1])
+    return shapes
+
+
+def _add_layers(shapes: dict, net: str, width: int, sizes: list[int]) -> int:
+    for i, size in enumerate(sizes):  # Linear, activation, Linear, ...
+        shapes[f"{net}.{2 * i}.weight"] = (size, width)
+        shapes[f"{net}.{2 * i}.bias"] = (size,)
+        width = size
+    return width
+
+
+def check_scorer_bounds(metadata: dict[str, Any], saved: dict[str, Any]) -> None:
+    """The stored observation bounds are the game's observation space, which the network
+    scales its input by: other bounds belong to another layout of the observation."""
+    import torch
+
+    low, high = observation_bounds(get_game(metadata["game"]))
+    for key, bound in zip(BOUNDS, (low, high), strict=True):
+        if not torch.equal(saved[key], torch.as_tensor(bound, dtype=torch.float32)):
+            raise ValueError(
+                f"checkpoint {key} is not the {metadata['game']} observation space: the "
+                "network scales its input by it (a checkpoint of another observation layout?)"
+            )
+
+
+def check_scores(metadata: dict[str, Any], tensors: dict[str, Any]) -> None:
+    """Refuse a scorer whose hidden units or scores can exceed :data:`LOGIT_LIMIT`: the
+    network's inputs lie in [-1, 1] (observations scaled by the space's bounds, action
+    features in [0, 1]), and a bound is carried layer by layer (``|W| @ bound + |b|``; ReLU
+    keeps ``|f(x)| <= |x|``), in float64."""
+    import torch
+
+    arch = metadata["net_arch"]
+    inputs = {
+        "state": torch.ones(metadata["observation_size"], dtype=torch.float64),
+        "action": torch.full(
+            (metadata["action_features"],),
+            max(abs(FEATURE_LOW), abs(FEATURE_HIGH)),
+            dtype=torch.float64,
+        ),
+    }
+    codes = [_carried_bound(tensors, net, len(arch[net]), inputs[net]) for net in inputs]
+    _carried_bound(tensors, "head", len(arch["head"]) + 1, torch.cat(codes))
+
+
+def _carried_bound(tensors: dict[str, Any], net: str, layers: int, bound):
+    import torch
+
+    for i in range(layers):
+        layer = f"{net}.{2 * i}"
+        weight = tensors[f"{layer}.weight"].to(torch.float64).abs()
+        bound = weight @ bound + tensors[f"{layer}.bias"].to(torch.float64).abs()
+        largest = float(bound.max())
+        if not largest <= LOGIT_LIMIT:
+            raise ValueError(
+                f"checkpoint {layer} can reach {largest:.3g} on the game's observations, "
+                f"beyond {LOGIT_LIMIT:g}: its scores could overflow"
+            )
+    return bound

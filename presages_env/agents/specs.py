@@ -1,5 +1,6 @@
 """Agents named on a command line: ``random[:SEED]``, ``heuristic``, ``search[:SIMULATIONS]``,
-``ppo[:PATH]`` (without a path, the checkpoint shipped for the game at that player count)."""
+``ppo[:PATH]`` (without a path, the checkpoint shipped for the game at that player count),
+``dmc:PATH`` (an action scorer, as ``training/dmc.py`` writes it)."""
 
 from __future__ import annotations
 
@@ -10,7 +11,7 @@ from presages_env.agents.heuristic import HeuristicAgent
 from presages_env.agents.search import ISMCTSAgent
 from presages_env.core.validation import check_seed, parse_decimal
 
-AGENT_KINDS = ("random", "heuristic", "search", "ppo")
+AGENT_KINDS = ("random", "heuristic", "search", "ppo", "dmc")
 
 
 def make_agent(
@@ -24,8 +25,9 @@ def make_agent(
     default count) and the label it gets in tables.
 
     Raises ``ValueError`` for an unknown kind or a bad number, ``ImportError`` when PPO's
-    extra (torch) is missing, and what :meth:`PPOAgent.load` raises for a bad checkpoint
-    (``OSError`` for a missing one; a checkpoint of another game is refused here).
+    extra (torch) is missing, and what :meth:`PPOAgent.load` or
+    :meth:`ActionScorerAgent.load` raises for a bad checkpoint (``OSError`` for a missing
+    one; a checkpoint of another game is refused here).
     """
     kind, _, arg = spec.partition(":")
     if kind == "random":
@@ -42,6 +44,12 @@ def make_agent(
         path = Path(arg) if arg else shipped_checkpoint(game, num_players)
         agent = PPOAgent.load(path, game=game, num_players=num_players)
         return (f"ppo:{path.stem}" if arg else "ppo"), agent
+    if kind == "dmc" and arg:
+        from presages_env.agents.action_scorer import ActionScorerAgent
+
+        agent = ActionScorerAgent.load(arg, game=game, num_players=num_players)
+        return f"dmc:{Path(arg).stem}", agent
     raise ValueError(
-        f"unknown agent {spec!r}; use random[:SEED], heuristic, search[:SIMULATIONS] or ppo[:PATH]"
+        f"unknown agent {spec!r}; use random[:SEED], heuristic, search[:SIMULATIONS], "
+        "ppo[:PATH] or dmc:PATH"
     )

@@ -121,6 +121,24 @@ def _check_card_texts(cls: type) -> None:
         )
 
 
+def _check_action_features(cls: type) -> None:
+    """Refuse a game that does not say what its actions are (games/<game>/action_features.py):
+    action-conditioned networks score every game's actions from them."""
+    module = cls.__dict__.get("action_features")
+    count = getattr(module, "ACTION_FEATURES", None)
+    names = getattr(module, "FEATURE_NAMES", None)
+    if not (
+        callable(getattr(module, "action_features", None))
+        and isinstance(count, int)
+        and isinstance(names, tuple)
+        and len(names) == count > 0
+    ):
+        raise TypeError(
+            f"{cls.__name__} needs an action_features module with ACTION_FEATURES, "
+            "FEATURE_NAMES and action_features(obs, out) (core/action_features.py)"
+        )
+
+
 class Game:
     """Description of one game; subclasses set the class attributes and sizes."""
 
@@ -164,6 +182,10 @@ class Game:
     # The game's card and rules wording for people (games/<game>/card_text.py):
     # ``card_help(name)``, ``card_summary(name)``, ``CARD_NAMES``, ``RULES_SUMMARY``, ``LEGEND``.
     card_texts: ClassVar[ModuleType]
+    # What each action is, as numbers (games/<game>/action_features.py, described in
+    # core/action_features.py): ``ACTION_FEATURES``, ``FEATURE_NAMES`` and the kernel
+    # ``action_features(obs, out)`` that action-conditioned networks read.
+    action_features: ClassVar[ModuleType]
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
@@ -224,6 +246,7 @@ class Game:
                     "events and find its rounds with them"
                 )
             _check_card_texts(cls)
+            _check_action_features(cls)
 
     # ---- the kernels, checked (internal code calls ``self.kernel.*`` directly) ------------
     def checked_state(self, state: Any, num_players: int | None = None) -> np.ndarray:
@@ -472,6 +495,15 @@ class Game:
         that names no hidden card (a game with hidden decisions overrides this, keeping its
         rule in one place). Replays and seat views show moves through it."""
         return self.action_label(state, action)
+
+    # The kinds of decision an agent makes, named in the game's terms; what
+    # baselines/decision_attribution.py hands to another agent one kind at a time.
+    decision_kinds: ClassVar[tuple[str, ...]] = ("every decision",)
+
+    def decision_kind(self, obs: np.ndarray) -> np.ndarray:
+        """The index in :attr:`decision_kinds` of the decision each row of ``obs`` (``[B, D]``
+        observations) asks for, read from what the seat knows."""
+        return np.zeros(obs.shape[0], dtype=np.int64)
 
     def render(self, state: np.ndarray) -> str:
         """A text picture of the whole state (for people, not agents: it shows all hands)."""

@@ -12,6 +12,7 @@ states             corrupted real states, pending decisions included (:mod:`pres
 heuristics         random observations and masks through the heuristic kernels (same module)
 records            saved game records: structure, numbers, strings (:mod:`.records`)
 checkpoints        policy checkpoints: storage, sizes, values, another game's (:mod:`.checkpoints`)
+scorers            the same cases for action scorers' checkpoints (:mod:`.checkpoints`)
 numbers            seeds and numbers through every public constructor and reset (:mod:`.numbers`)
 training-settings  hostile values (types, NaN, ranges, huge rollouts) for every setting of
                    both trainers, checked without training (:mod:`.training_settings`)

@@ -22,6 +22,7 @@ KINDS = {
     "heuristics": ("presages_env.fuzzing.states", "fuzz_heuristics"),
     "records": ("presages_env.fuzzing.records", "fuzz_records"),
     "checkpoints": ("presages_env.fuzzing.checkpoints", "fuzz_checkpoints"),
+    "scorers": ("presages_env.fuzzing.checkpoints", "fuzz_scorer_checkpoints"),
     "numbers": ("presages_env.fuzzing.numbers", "fuzz_numbers"),
     "legal-states": ("presages_env.fuzzing.legal_states", "fuzz_legal_states"),
     "training-settings": ("presages_env.fuzzing.training_settings", "fuzz_training_settings"),

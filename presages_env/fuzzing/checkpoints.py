@@ -1,9 +1,10 @@
-"""Fuzzing of PPO checkpoint loading: crafted or damaged files are refused, or load and act.
+"""Fuzzing of policy checkpoint loading: crafted or damaged files are refused, or load and act.
 
 Each case starts from a small policy freshly built for the game (its checkpoint written once),
 changes one thing — a tensor's storage, strides, dtype, shape or values, the metadata's sizes,
 types or keys, the archive's records, the file's bytes — or takes another game's shipped
-checkpoint, writes the file and loads it with ``PPOAgent.load(path, game=...)``
+checkpoint, writes the file and loads it with ``PPOAgent.load(path, game=...)``, or with
+``policy="scorer"`` an action scorer's with ``ActionScorerAgent.load(path, game=...)``
 (:mod:`presages_env.agents.checkpoint`). The outcome is
 
 - ``refused``: ``TypeError``/``ValueError`` with a message, raised before any allocation
@@ -37,6 +38,8 @@ from sb3_contrib.common.maskable.policies import MaskableActorCriticPolicy
 from torch import nn
 
 import presages_env
+from presages_env.agents.action_scorer import ActionScorer, ActionScorerAgent
+from presages_env.agents.checkpoint import expected_shapes, scorer_shapes
 from presages_env.agents.features import make_features
 from presages_env.agents.ppo import PPOAgent, shipped_checkpoint
 from presages_env.core.fuzz import FuzzReport
@@ -44,6 +47,9 @@ from presages_env.fuzzing import memory_growth, peak_memory_mb
 from presages_env.games import GAME_CLASSES, get_game
 
 NET_ARCH = {"pi": [16, 8], "vf": [8]}  # the base policy: small, so a case takes milliseconds
+SCORER_ARCH = {"state": [16, 8], "action": [8], "head": [8]}  # the base action scorer
+POLICIES = ("ppo", "scorer")
+STRIDE_0_TENSORS = 64  # tensors of a declared network written as stride-0 views, at most
 OBSERVATIONS = 4  # real observations an accepted checkpoint acts on, one per case in turn
 HUGE_SIZES = (0, -1, 2**31, 2**40, 2**63, 10**30, 57_000)
 BAD_VALUES = (float("nan"), float("inf"), -float("inf"), 3e38, 1e20, 1e9)
@@ -66,30 +72,36 @@ Checkpoint = dict[str, Any]
 
 @dataclass
 class Corpus:
-    """What cases are made from: the base checkpoint (as loaded, and as written), and the
-    shipped checkpoints of the other games (bytes)."""
+    """What cases are made from: the base checkpoint (as loaded, and as written), the
+    shipped checkpoints of the other games (bytes), the game's own (None for a kind of
+    policy none is shipped of), the loader of that kind and its network's tensor shapes."""
 
     game: str
     base: Checkpoint
     base_bytes: bytes
     others: list[tuple[str, bytes]]
+    shipped: bytes | None
+    load: Callable[[Path, str], Any]
+    shapes: Callable[[dict[str, Any]], dict[str, tuple[int, ...]]]
 
 
-def fuzz_checkpoints(game_name: str, cases: int, seed: int = 0) -> FuzzReport:
-    """``cases`` crafted checkpoints loaded for ``game_name`` (deterministic in ``seed``);
-    see the module's docstring for what passes."""
+def fuzz_checkpoints(game_name: str, cases: int, seed: int = 0, policy: str = "ppo") -> FuzzReport:
+    """``cases`` crafted checkpoints of ``policy`` (``"ppo"`` or ``"scorer"``) loaded for
+    ``game_name`` (deterministic in ``seed``); see the module's docstring for what passes."""
+    if policy not in POLICIES:
+        raise ValueError(f"policy must be one of {POLICIES}, got {policy!r}")
     rng = np.random.default_rng(seed)
     vec = presages_env.make_vec(game_name, OBSERVATIONS, seed=seed)
     report = FuzzReport(game_name)
     with tempfile.TemporaryDirectory() as folder:
         path = Path(folder) / "case.pt"
-        corpus = make_corpus(game_name, seed, path)
-        run_case(path, corpus.base_bytes, game_name, vec.obs[:1], vec.masks[:1])  # warm up
+        corpus = make_corpus(game_name, seed, path, policy)
+        run_case(corpus, path, corpus.base_bytes, vec.obs[:1], vec.masks[:1])  # warm up
         for case in range(cases):
             kind = KINDS[case % len(KINDS)]
             description, content = MUTATIONS[kind](corpus, rng)
             row = slice(case % OBSERVATIONS, case % OBSERVATIONS + 1)
-            outcome, problem = run_case(path, content, game_name, vec.obs[row], vec.masks[row])
+            outcome, problem = run_case(corpus, path, content, vec.obs[row], vec.masks[row])
             report.cases += 1
             report.outcomes[outcome] += 1
             if problem:
@@ -97,8 +109,13 @@ def fuzz_checkpoints(game_name: str, cases: int, seed: int = 0) -> FuzzReport:
     return report
 
 
+def fuzz_scorer_checkpoints(game_name: str, cases: int, seed: int = 0) -> FuzzReport:
+    """:func:`fuzz_checkpoints` of action scorers' checkpoints."""
+    return fuzz_checkpoints(game_name, cases, seed, policy="scorer")
+
+
 def run_case(
-    path: Path, content: bytes, game_name: str, obs: np.ndarray, masks: np.ndarray
+    corpus: Corpus, path: Path, content: bytes, obs: np.ndarray, masks: np.ndarray
 ) -> tuple[str, str | None]:
     """``(outcome, problem)``: ``"refused"``, ``"loaded"`` or ``"failed"``, and what went
     wrong, if anything."""
@@ -107,7 +124,7 @@ def run_case(
     try:
         with warnings.catch_warnings():  # torch warns of some damage it then reports
             warnings.simplefilter("ignore", UserWarning)
-            agent = PPOAgent.load(path, game=game_name)
+            agent = corpus.load(path, corpus.game)
     except (TypeError, ValueError) as error:
         if not str(error):
             return "failed", f"refused without a message ({type(error).__name__})"
@@ -131,26 +148,47 @@ def _outcome(outcome: str, peak: float) -> tuple[str, str | None]:
 
 
 # ---- the corpus -----------------------------------------------------------------------------
-def make_corpus(game_name: str, seed: int, path: Path) -> Corpus:
-    """A small raw-feature policy for ``game_name`` at its default table, saved once (at
-    ``path``), and the other games' shipped checkpoints."""
+def make_corpus(game_name: str, seed: int, path: Path, policy: str = "ppo") -> Corpus:
+    """A small policy of kind ``policy`` for ``game_name`` (PPO on raw features at its
+    default table, or an action scorer), saved once (at ``path``), and the other games'
+    shipped checkpoints."""
+    with torch.random.fork_rng():
+        torch.manual_seed(seed)
+        if policy == "ppo":
+            _small_ppo(game_name).save(path)
+        else:
+            ActionScorer.for_game(game_name, SCORER_ARCH).save(path)
+    base = torch.load(path, weights_only=True)
+    others = [(g, shipped_checkpoint(g).read_bytes()) for g in GAME_CLASSES if g != game_name]
+    if policy == "ppo":
+        shipped = shipped_checkpoint(game_name).read_bytes()
+        return Corpus(
+            game_name, base, path.read_bytes(), others, shipped, _load_ppo, expected_shapes
+        )
+    return Corpus(game_name, base, path.read_bytes(), others, None, _load_scorer, scorer_shapes)
+
+
+def _small_ppo(game_name: str) -> PPOAgent:
     game = get_game(game_name)
     n = game.default_players
     features = make_features("raw", game_name, game.num_actions(n))
     low, high = features.low_high(game.obs_low(n), game.obs_high(n))
-    with torch.random.fork_rng():
-        torch.manual_seed(seed)
-        policy = MaskableActorCriticPolicy(
-            spaces.Box(low, high),
-            spaces.Discrete(game.num_actions(n)),
-            lambda _: 0.0,
-            net_arch=NET_ARCH,
-            activation_fn=nn.Tanh,
-        )
-    PPOAgent(policy, features=features).save(path)
-    base = torch.load(path, weights_only=True)
-    others = [(g, shipped_checkpoint(g).read_bytes()) for g in GAME_CLASSES if g != game_name]
-    return Corpus(game_name, base, path.read_bytes(), others)
+    policy = MaskableActorCriticPolicy(
+        spaces.Box(low, high),
+        spaces.Discrete(game.num_actions(n)),
+        lambda _: 0.0,
+        net_arch=NET_ARCH,
+        activation_fn=nn.Tanh,
+    )
+    return PPOAgent(policy, features=features)
+
+
+def _load_ppo(path: Path, game: str) -> PPOAgent:
+    return PPOAgent.load(path, game=game)
+
+
+def _load_scorer(path: Path, game: str) -> ActionScorerAgent:
+    return ActionScorerAgent.load(path, game=game)
 
 
 def copied(checkpoint: Checkpoint) -> Checkpoint:
@@ -207,8 +245,8 @@ def intact(corpus: Corpus, rng: np.random.Generator) -> tuple[str, bytes]:
     choice = int(rng.integers(4))
     if choice == 0:
         return "the base checkpoint", corpus.base_bytes
-    if choice == 3 and rng.random() < 0.25:
-        return "the game's shipped checkpoint", shipped_checkpoint(corpus.game).read_bytes()
+    if choice == 3 and corpus.shipped is not None and rng.random() < 0.25:
+        return "the game's shipped checkpoint", corpus.shipped
     checkpoint = copied(corpus.base)
     parent, name = pick_tensor(checkpoint, rng, floats_only=True)
     if choice == 1:
@@ -278,38 +316,33 @@ def sizes(corpus: Corpus, rng: np.random.Generator) -> tuple[str, bytes]:
     checkpoint = copied(corpus.base)
     metadata = metadata_of(checkpoint)
     value = int(rng.choice(HUGE_SIZES))
-    field = str(rng.choice(["observation_size", "num_actions", "pi", "vf", "depth"]))
-    if field in ("pi", "vf"):
+    nets = sorted(metadata["net_arch"])
+    sized = [
+        key for key in ("observation_size", "num_actions", "action_features") if key in metadata
+    ]
+    field = str(rng.choice([*sized, *nets, "depth"]))
+    if field in nets:
         layers = metadata["net_arch"][field] or [8]
         layers[int(rng.integers(len(layers)))] = value
         metadata["net_arch"][field] = layers
     elif field == "depth":
         value = int(rng.choice([9, 100, 10_000]))
-        metadata["net_arch"]["pi"] = [8] * value
+        metadata["net_arch"][nets[0]] = [8] * value
     else:
         metadata[field] = value
     described = f"{field} = {_short(value)}"
     if rng.random() < 0.5 and 0 < value <= 2**31:
-        checkpoint["policy"] = _stride_0_network(metadata)
+        checkpoint["policy"] = _stride_0_network(corpus.shapes(metadata))
         described += ", every tensor a stride-0 view of its declared shape"
     return described, saved(with_metadata(checkpoint, metadata))
 
 
-def _stride_0_network(metadata: dict[str, Any]) -> dict[str, torch.Tensor]:
-    """The network's tensors at the shapes ``metadata`` declares, each over one float."""
+def _stride_0_network(shapes: dict[str, tuple[int, ...]]) -> dict[str, torch.Tensor]:
+    """The network's tensors at the shapes its metadata declares (the first
+    ``STRIDE_0_TENSORS``), each over one float."""
     one = torch.zeros(1)
-    tensors = {}
-    for net, key in (("policy_net", "pi"), ("value_net", "vf")):
-        width = metadata["observation_size"]
-        for i, size in enumerate(metadata["net_arch"][key][:16]):
-            tensors[f"mlp_extractor.{net}.{2 * i}.weight"] = one.expand(size, width)
-            tensors[f"mlp_extractor.{net}.{2 * i}.bias"] = one.expand(size)
-            width = size
-        head = "action_net" if key == "pi" else "value_net"
-        outputs = metadata["num_actions"] if key == "pi" else 1
-        tensors[f"{head}.weight"] = one.expand(outputs, width)
-        tensors[f"{head}.bias"] = one.expand(outputs)
-    return tensors
+    names = list(shapes)[:STRIDE_0_TENSORS]
+    return {name: one.expand(shapes[name]) for name in names}
 
 
 def metadata_junk(corpus: Corpus, rng: np.random.Generator) -> tuple[str, bytes]:

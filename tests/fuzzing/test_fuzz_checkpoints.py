@@ -24,22 +24,23 @@ CHILD = f"""
 import resource, sys
 from presages_env.fuzzing.checkpoints import fuzz_checkpoints
 
-game, cases = sys.argv[1], int(sys.argv[2])
-fuzz_checkpoints(game, 11, seed=1)  # every import and compilation, before the limit
+game, cases, policy = sys.argv[1], int(sys.argv[2]), sys.argv[3]
+fuzz_checkpoints(game, 11, seed=1, policy=policy)  # every import and compilation, before the limit
 with open("/proc/self/statm") as statm:
     mapped = int(statm.read().split()[0]) * resource.getpagesize()
 resource.setrlimit(resource.RLIMIT_AS, (mapped + {HEADROOM}, mapped + {HEADROOM}))
-report = fuzz_checkpoints(game, cases)
+report = fuzz_checkpoints(game, cases, policy=policy)
 print(report.line())
 print("\\n".join(report.failures))
 """
 
 
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc/self/statm")
+@pytest.mark.parametrize("policy", ["ppo", "scorer"])
 @pytest.mark.parametrize("game", presages_env.list_games())
-def test_crafted_checkpoints_are_refused_or_load_and_act_under_a_memory_limit(game):
+def test_crafted_checkpoints_are_refused_or_load_and_act_under_a_memory_limit(game, policy):
     env = dict(os.environ, PYTHONPATH=str(ROOT))
-    command = [sys.executable, "-c", CHILD, game, str(CASES)]
+    command = [sys.executable, "-c", CHILD, game, str(CASES), policy]
     result = subprocess.run(command, env=env, capture_output=True, text=True, timeout=900)
     assert result.returncode == 0, result.stderr
     summary = result.stdout.splitlines()[0]

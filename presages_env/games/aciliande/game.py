@@ -21,7 +21,7 @@ from presages_env.core.game import Game
 from presages_env.core.header import HDR_CURRENT, HDR_NUM_PLAYERS, HDR_TERMINAL, seed_of
 from presages_env.core.option_space import distinct, either, integers, one_of, per_seat
 from presages_env.core.state_io import apply_actions
-from presages_env.games.aciliande import card_text, event_text, view
+from presages_env.games.aciliande import action_features, card_text, event_text, view
 from presages_env.games.aciliande import kernel as k
 from presages_env.games.aciliande import validate as v
 from presages_env.games.aciliande.cards import DEFAULT_GODDESSES, NUM_CARDS, card_name
@@ -113,6 +113,7 @@ class AciliandeGame(Game):
     viewer = view
     event_texts = event_text
     card_texts = card_text
+    action_features = action_features
 
     def obs_high(self, num_players: int) -> np.ndarray:
         high = np.ones(k.OBS_SIZE, dtype=np.int64)

@@ -25,7 +25,7 @@ from presages_env.core.header import (
 from presages_env.core.option_space import integers, mapped, one_of
 from presages_env.core.state_io import apply_actions
 from presages_env.core.validation import check_int, check_seed
-from presages_env.games.presages import event_text, view
+from presages_env.games.presages import action_features, event_text, view
 from presages_env.games.presages import card_text as card_words
 from presages_env.games.presages import kernel as k
 from presages_env.games.presages import validate as v
@@ -140,6 +140,25 @@ _OTHER_LABELS = {
 }
 
 
+# Decision kinds (baselines/decision_attribution.py): the card placed in a bout, then each
+# effect's choices, by the node the seat sees (the game-over node asks for nothing).
+_KIND_OF_NODE = {
+    "place a card": (k.NODE_PLACE,),
+    "Dream (destination, reply)": (k.NODE_DREAM_DEST, k.NODE_DREAM_REPLY),
+    "Law (direction)": (k.NODE_LAW_DIR,),
+    "Wrath (pick, replace)": (k.NODE_WRATH_PICK, k.NODE_WRATH_REPLACE),
+    "Betrayal (take, give)": (k.NODE_BETRAYAL_TAKE, k.NODE_BETRAYAL_GIVE),
+    "Jealousy (pick)": (k.NODE_JEALOUSY_PICK,),
+    "Secret (mode, target, card)": (k.NODE_SECRET_MODE, k.NODE_SECRET_TARGET, k.NODE_SECRET_CARD),
+    "Absolu (target)": (k.NODE_ABSOLUTE_TARGET,),
+    "Absolu (give, return)": (k.NODE_ABSOLUTE_GIVE, k.NODE_ABSOLUTE_RETURN),
+    "Luck (discard)": (k.NODE_LUCK_DISCARD,),
+}
+_NODE_KINDS = np.zeros(k.NODE_GAME_OVER + 1, dtype=np.int64)
+for _kind, _nodes in enumerate(_KIND_OF_NODE.values()):
+    _NODE_KINDS[list(_nodes)] = _kind
+
+
 class PresagesGame(Game):
     name = "presages"
     game_id = 2
@@ -159,6 +178,12 @@ class PresagesGame(Game):
     viewer = view
     event_texts = event_text
     card_texts = card_words
+    action_features = action_features
+    decision_kinds = tuple(_KIND_OF_NODE)
+
+    def decision_kind(self, obs: np.ndarray) -> np.ndarray:
+        return _NODE_KINDS[np.clip(obs[:, k.OBS_NODE], 0, k.NODE_GAME_OVER)]
+
     def validate_options(self, num_players: int, options: PresagesOptions) -> None:
         for name in _FLAG_SLOTS:
             value = getattr(options, name)

@@ -12,7 +12,7 @@ from presages_env.core.game import Game
 from presages_env.core.header import HDR_CURRENT, HDR_NUM_PLAYERS, HDR_TERMINAL, seed_of
 from presages_env.core.option_space import integers, one_of
 from presages_env.core.validation import check_int
-from presages_env.games.president import card_text, event_text, view
+from presages_env.games.president import action_features, card_text, event_text, view
 from presages_env.games.president import kernel as k
 from presages_env.games.president import validate as v
 from presages_env.games.president.cards import NUM_CARDS, NUM_RANKS, RANK_NAMES, SET_NAMES, SUITS
@@ -55,6 +55,7 @@ class PresidentGame(Game):
     viewer = view
     event_texts = event_text
     card_texts = card_text
+    action_features = action_features
 
     def max_visible_events(self, num_players: int, options: PresidentOptions) -> int:
         """Per manche: its start, the seat's dealt cards, the exchange's four events, at most

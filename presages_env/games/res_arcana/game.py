@@ -30,7 +30,7 @@ from presages_env.core.header import (
 from presages_env.core.option_space import integers, one_of
 from presages_env.core.state_io import apply_actions
 from presages_env.core.validation import check_int, check_seed, checked_state
-from presages_env.games.res_arcana import card_text, event_text, view
+from presages_env.games.res_arcana import action_features, card_text, event_text, view
 from presages_env.games.res_arcana import cards as cd
 from presages_env.games.res_arcana import kernel as k
 from presages_env.games.res_arcana import layout as lay
@@ -180,6 +180,7 @@ class ResArcanaGame(Game):
     viewer = view
     event_texts = event_text
     card_texts = card_text
+    action_features = action_features
 
     def max_visible_events(self, num_players: int, options: ResArcanaOptions) -> int:
         """Every event of the longest episode bounds what one seat sees: the deal (90 at

@@ -1,0 +1,112 @@
+"""Which kinds of decision a learner loses its games on.
+
+A learner that trails a reference agent (the heuristic) may play some kinds of decision
+well and others badly. Hybrid agents tell them apart: the learner everywhere except one kind
+of decision, which the reference makes (how much the learner gains if that kind alone were
+fixed), and the reference everywhere except that kind, which the learner makes (how much the
+learner's play of that kind alone costs). Kinds are the game's own
+(:attr:`~presages_env.core.game.Game.decision_kinds`), read from what the seat observes.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from presages_env.agents.base import Agent
+from presages_env.evaluation.stats import Estimate
+from presages_env.evaluation.tournament import head_to_head
+from presages_env.games import get_game
+
+
+class DecisionSplit(Agent):
+    """``base`` plays every decision except those of ``kinds``, which ``other`` plays; counts
+    the decisions of each kind it is asked for."""
+
+    def __init__(self, game: str, base: Agent, other: Agent, kinds: set[int], name: str) -> None:
+        self.game = get_game(game)
+        self.base, self.other, self.kinds, self.name = base, other, sorted(kinds), name
+        self.counts = np.zeros(len(self.game.decision_kinds), dtype=np.int64)
+
+    def act_batch(self, obs: np.ndarray, masks: np.ndarray) -> np.ndarray:
+        kind = self.game.decision_kind(obs)
+        self.counts += np.bincount(kind, minlength=self.counts.size)
+        actions = self.base.act_batch(obs, masks)
+        handed = np.isin(kind, self.kinds)
+        if handed.any():
+            actions[handed] = self.other.act_batch(obs[handed], masks[handed])
+        return actions
+
+
+@dataclass(frozen=True)
+class KindRow:
+    """One decision kind: its share of the learner's decisions and the two hybrids' win rates
+    against the reference."""
+
+    kind: str
+    share: float
+    learner_but_kind: Estimate  # the reference makes this kind, the learner the rest
+    reference_but_kind: Estimate  # the learner makes this kind, the reference the rest
+
+
+@dataclass(frozen=True)
+class Attribution:
+    learner: Estimate  # the learner alone against the reference
+    reference: Estimate  # the reference against itself (the chance level, measured)
+    rows: list[KindRow]
+
+
+def attribute_decisions(
+    game: str,
+    learner: Agent,
+    reference: Agent,
+    num_games: int,
+    num_players: int | None = None,
+    seed: int = 0,
+) -> Attribution:
+    """Every arm plays ``num_games`` games (seats rotated, the same deals: ``seed``) on one
+    side against ``reference`` on all others."""
+    kinds = get_game(game).decision_kinds
+
+    def win_rate(agent: Agent) -> Estimate:
+        result = head_to_head(game, agent, reference, num_games, num_players, seed)
+        return result.win_rate_ci()
+
+    counting = DecisionSplit(game, learner, reference, set(), "learner")
+    learner_rate = win_rate(counting)
+    shares = counting.counts / max(int(counting.counts.sum()), 1)
+    rows = []
+    for index, kind in enumerate(kinds):
+        if len(kinds) > 1 and counting.counts[index] == 0:
+            continue  # the learner never met this kind of decision
+        fixed = DecisionSplit(game, learner, reference, {index}, f"learner but {kind}")
+        spoiled = DecisionSplit(game, reference, learner, {index}, f"reference but {kind}")
+        rows.append(KindRow(kind, float(shares[index]), win_rate(fixed), win_rate(spoiled)))
+    return Attribution(learner_rate, win_rate(reference), rows)
+
+
+def attribution_table(result: Attribution) -> str:
+    """A Markdown table: per kind, the win-rate change each hybrid shows (percentage points)
+    next to the learner's and the reference's own rates."""
+
+    def rate(e: Estimate) -> str:
+        return f"{e.value:.1%} [{e.low:.1%}, {e.high:.1%}]"
+
+    learner, reference = result.learner.value, result.reference.value
+    lines = [
+        f"Learner alone: {rate(result.learner)}; reference against itself: "
+        f"{rate(result.reference)}.",
+        "",
+        "| decision kind | share of decisions | learner, reference plays it | gain | "
+        "reference, learner plays it | cost |",
+        "|---|---|---|---|---|---|",
+    ]
+    for row in result.rows:
+        gain = row.learner_but_kind.value - learner
+        cost = reference - row.reference_but_kind.value
+        lines.append(
+            f"| {row.kind} | {row.share:.1%} | {rate(row.learner_but_kind)} | {gain:+.1%} | "
+            f"{rate(row.reference_but_kind)} | {cost:+.1%} |"
+        )
+    return "\n".join(lines)

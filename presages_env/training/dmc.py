@@ -1,0 +1,412 @@
+"""Deep Monte-Carlo (DouZero-style): Q(s, a) over action features, regressed on the returns.
+
+The learner is an :class:`~presages_env.agents.action_scorer.ActionScorer`: one score per
+legal action from the seat's observation and the action's features (the game's
+``action_features``), read as the action's value. The actors are the batched kernels: in
+each of B games every seat the learner plays (every seat in self-play; with probability
+``pool_share`` a deal puts its seat, or its team, against a baseline agent, as PPO's
+rollouts do) picks ε-greedily over the values of its legal actions. Each decision (the
+observation and the chosen action's features) waits in its game's journal until the game
+ends; then its target is its seat's return from that decision to the end (Monte-Carlo,
+discounted per decision of the seat by ``gamma``, 1 by default) and it joins a FIFO replay
+buffer, on which the network is regressed (MSE) in minibatches. There is no bootstrapping,
+hence no critic to fit first and no bias from one: what a game ends with is what every
+decision of it learns.
+
+A journal keeps the last ``decisions_per_game`` decisions of each game; a longer game loses
+its earliest ones (counted in ``DMCActors.dropped``) rather than memory without bound.
+What a run writes: ``config.json``, ``policy.pt`` (the action-scorer checkpoint:
+``ActionScorerAgent.load``, the agent spec ``dmc:PATH``) and ``learning_curve.csv``.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+import time
+from collections.abc import Callable, Sequence
+from types import SimpleNamespace
+from typing import Any
+
+import numba as nb
+import numpy as np
+
+from presages_env.agents.action_scorer import ActionScorer, ActionScorerAgent, scorer_metadata
+from presages_env.agents.base import Agent, act_on
+from presages_env.agents.features import RawFeatures
+from presages_env.games import get_game
+from presages_env.training.opponents import baseline_agent
+from presages_env.training.rollout import LEARNER, SelfPlayRollouts
+from presages_env.training.self_play import BudgetBar, LearningCurve, add_curve_point
+from presages_env.training.settings import (
+    COMMON_RULES,
+    EVAL_OPPONENT_NAMES,
+    MAX_MINIBATCH,
+    MAX_ROLLOUT_STEPS,
+    PROBABILITY,
+    Count,
+    Device,
+    Real,
+    Rule,
+    check_game_settings,
+    check_rollout_memory,
+    checked_settings,
+    write_config,
+)
+
+MAX_BUFFER = 2**26  # decisions in the replay buffer (memory is checked besides)
+MAX_JOURNAL = 2**16  # decisions of one game kept until it ends
+MAX_REUSE = 1000.0
+
+
+@dataclasses.dataclass
+class DMCConfig:
+    """Everything a run depends on; saved as ``config.json`` beside the checkpoint. The
+    settings it shares with ``BatchedPPOConfig`` have the same names and defaults."""
+
+    game: str = "president"
+    num_players: int | None = None
+    team_play: bool = True  # a pool deal puts the learner's whole team against the opponent
+    total_timesteps: int = 2_000_000  # learner decisions; the time budget may stop earlier
+    time_budget_s: float | None = 600.0
+    num_envs: int = 512
+    rollout_steps: int = 32  # vector steps between two updates
+    minibatch_size: int = 4096
+    learning_rate: float = 3e-4
+    net_arch: tuple[int, ...] = (256, 256)  # the state MLP
+    action_net_arch: tuple[int, ...] = (64,)  # the action MLP
+    head_net_arch: tuple[int, ...] = (256, 128)  # the head over both codes
+    epsilon: float = 0.01  # share of decisions played uniformly at random (DouZero's)
+    gamma: float = 1.0  # discount per decision of the seat: Monte-Carlo returns
+    buffer_size: int = 65_536  # decisions in the FIFO replay buffer
+    sample_reuse: float = 2.0  # minibatch rows drawn per decision added to the buffer
+    decisions_per_game: int = 256  # the journal of each game (a longer game drops its first)
+    pool_share: float = 0.25  # share of deals against a baseline opponent (the rest: self-play)
+    baseline_opponents: tuple[str, ...] = ("heuristic",)
+    eval_every: int = 25  # updates between evaluations
+    eval_games: int = 400
+    eval_opponents: tuple[str, ...] = ("random", "heuristic")
+    device: str = "auto"  # "auto": CUDA when torch sees one, else CPU
+    seed: int = 0
+    out_dir: str = "runs/dmc"
+    game_options: dict = dataclasses.field(default_factory=dict)
+
+
+SETTINGS: dict[str, Rule] = {
+    **{
+        f.name: COMMON_RULES[f.name]
+        for f in dataclasses.fields(DMCConfig)
+        if f.name in COMMON_RULES
+    },
+    "rollout_steps": Count(1, MAX_ROLLOUT_STEPS),
+    "minibatch_size": Count(1, MAX_MINIBATCH),
+    "action_net_arch": COMMON_RULES["net_arch"],
+    "head_net_arch": COMMON_RULES["net_arch"],
+    "epsilon": PROBABILITY,
+    "buffer_size": Count(1, MAX_BUFFER),
+    "sample_reuse": Real(0.0, MAX_REUSE, low_open=True),
+    "decisions_per_game": Count(1, MAX_JOURNAL),
+    "pool_share": PROBABILITY,
+    "eval_opponents": EVAL_OPPONENT_NAMES,
+    "device": Device(),
+}
+# Bytes of one decision besides its observation and action features (float32): the target
+# or reward (float32) and, in the journal, the seat (int64).
+ROW_BYTES = 4 + 8
+
+
+def dmc_config(**settings: Any) -> DMCConfig:
+    """A config of ``settings``, the others at their defaults; an unknown name is refused."""
+    fields = {field.name for field in dataclasses.fields(DMCConfig)}
+    unknown = sorted(set(settings) - fields)
+    if unknown:
+        raise ValueError(f"unknown settings {unknown}; the settings are {sorted(fields)}")
+    return DMCConfig(**settings)
+
+
+def check_config(config: DMCConfig) -> DMCConfig:
+    """``config`` with every setting checked and made a plain value; raises
+    ``TypeError``/``ValueError`` naming the setting before anything is built or written."""
+    config = checked_settings(config, SETTINGS)
+    # the game's own checks of num_players and game_options; the network is checked as the
+    # scorer it is, below (check_game_settings sizes a PPO policy: none here)
+    game, n = check_game_settings(
+        SimpleNamespace(**{**dataclasses.asdict(config), "features": "raw", "net_arch": ()})
+    )
+    arch = scorer_arch(config)
+    try:
+        scorer_metadata(game.name, arch)
+    except ValueError as error:
+        raise ValueError(
+            f"net_arch, action_net_arch, head_net_arch = {arch['state']}, {arch['action']}, "
+            f"{arch['head']}: the network is beyond the checkpoint format's bounds ({error})"
+        ) from None
+    row_bytes = game.obs_size(n) * np.dtype(game.obs_dtype).itemsize
+    row_bytes += 4 * game.action_features.ACTION_FEATURES + ROW_BYTES
+    rows = config.buffer_size + config.num_envs * config.decisions_per_game
+    check_rollout_memory("buffer_size + num_envs x decisions_per_game", rows, row_bytes)
+    return config
+
+
+def scorer_arch(config: DMCConfig) -> dict[str, list[int]]:
+    return {
+        "state": list(config.net_arch),
+        "action": list(config.action_net_arch),
+        "head": list(config.head_net_arch),
+    }
+
+
+# ---- the replay buffer ------------------------------------------------------------------
+class ReplayBuffer:
+    """The last ``capacity`` decisions with their returns, oldest overwritten first."""
+
+    def __init__(self, capacity: int, obs_size: int, obs_dtype, features: int) -> None:
+        self.obs = np.zeros((capacity, obs_size), obs_dtype)
+        self.features = np.zeros((capacity, features), np.float32)
+        self.targets = np.zeros(capacity, np.float32)
+        self.capacity = capacity
+        self.size = 0
+        self.added = 0  # decisions added since the start
+        self._next = 0
+
+    def add(self, obs: np.ndarray, features: np.ndarray, targets: np.ndarray) -> None:
+        rows = (self._next + np.arange(len(targets))) % self.capacity
+        self.obs[rows], self.features[rows], self.targets[rows] = obs, features, targets
+        self._next = int((self._next + len(targets)) % self.capacity)
+        self.size = min(self.size + len(targets), self.capacity)
+        self.added += len(targets)
+
+    def sample(self, count: int, rng: np.random.Generator):
+        rows = rng.integers(self.size, size=count)
+        return self.obs[rows], self.features[rows], self.targets[rows]
+
+
+# ---- the actors -------------------------------------------------------------------------
+# (observations [N, D], masks [N, A]) -> the actions, and the chosen actions' features [N, F]
+Choose = Callable[[np.ndarray, np.ndarray], tuple[np.ndarray, np.ndarray]]
+
+
+class DMCActors(SelfPlayRollouts):
+    """PPO's games, seats and opponent pool (rollout.py), played for Monte-Carlo returns:
+    each learner decision waits in its game's journal until the game ends, then goes to the
+    replay buffer with its return."""
+
+    def __init__(self, config: DMCConfig, opponents: Sequence[Agent], buffer: ReplayBuffer):
+        game = get_game(config.game)
+        n = config.num_players or game.default_players
+        super().__init__(
+            config.game,
+            config.num_envs,
+            1,  # PPO's rollout buffers are not used
+            RawFeatures(game.name, game.num_actions(n)),
+            num_players=config.num_players,
+            opponents=opponents,
+            pool_share=config.pool_share,
+            team_play=config.team_play,
+            seed=config.seed,
+            **config.game_options,
+        )
+        b, size = self.num_envs, config.decisions_per_game
+        features = self.game.action_features.ACTION_FEATURES
+        self.buffer = buffer
+        self.gamma = config.gamma
+        self.journal_obs = np.zeros((b, size, self.vec.obs_size), self.vec.obs.dtype)
+        self.journal_features = np.zeros((b, size, features), np.float32)
+        self.journal_rewards = np.zeros((b, size), np.float32)
+        self.journal_seats = np.zeros((b, size), np.int64)
+        self.counts = np.zeros(b, np.int64)  # decisions journaled in each game so far
+        self.latest = np.full((b, self.num_players), -1, np.int64)  # each seat's last one
+        self.dropped = 0  # decisions of games longer than the journal, never learnt from
+
+    def play(self, steps: int, choose: Choose) -> int:
+        """Play ``steps`` vector steps; returns the learner decisions made."""
+        vec, made = self.vec, 0
+        for _ in range(steps):
+            seats = vec.current.copy()
+            controller = self.controller[self._rows, seats]
+            actions = np.empty(self.num_envs, np.int64)
+            learners = np.flatnonzero(controller == LEARNER)
+            if learners.size:
+                actions[learners] = self._decide(learners, seats[learners], choose)
+                made += learners.size
+            for k in np.unique(controller[controller != LEARNER]):
+                envs = np.flatnonzero(controller == k)
+                opponent = self.opponents[k]
+                actions[envs] = act_on(opponent, vec.states[envs], vec.obs[envs], vec.masks[envs])
+            out = vec.step(actions)
+            self._credit(out.rewards)  # the episode rewards rollout.py keeps
+            self._credit_journal(out.rewards)
+            ended = np.flatnonzero(out.done)
+            if ended.size:
+                self._finish(ended)
+                self._end_games(ended)  # new deals, new seats
+        return made
+
+    def _decide(self, envs: np.ndarray, seats: np.ndarray, choose: Choose) -> np.ndarray:
+        actions, features = choose(self.vec.obs[envs], self.vec.masks[envs])
+        position = self.counts[envs]
+        slot = position % self.journal_obs.shape[1]
+        self.journal_obs[envs, slot] = self.vec.obs[envs]
+        self.journal_features[envs, slot] = features
+        self.journal_rewards[envs, slot] = 0.0
+        self.journal_seats[envs, slot] = seats
+        self.latest[envs, seats] = position
+        self.counts[envs] += 1
+        return actions
+
+    def _credit_journal(self, rewards: np.ndarray) -> None:
+        """Each seat's reward goes to its latest decision, if the journal still holds it."""
+        held = (self.latest >= 0) & (
+            self.counts[:, None] - self.latest <= self.journal_obs.shape[1]
+        )
+        envs, seats = np.nonzero(held & (rewards != 0))
+        slots = self.latest[envs, seats] % self.journal_obs.shape[1]
+        self.journal_rewards[envs, slots] += rewards[envs, seats]
+
+    def _finish(self, ended: np.ndarray) -> None:
+        """The returns of the ended games' journaled decisions, into the replay buffer."""
+        size = self.journal_obs.shape[1]
+        kept = np.minimum(self.counts[ended], size)
+        envs = np.repeat(ended, kept)
+        slots = np.empty(envs.size, np.int64)
+        targets = np.empty(envs.size, np.float32)
+        monte_carlo_returns(
+            ended,
+            self.counts,
+            self.journal_rewards,
+            self.journal_seats,
+            self.num_players,
+            self.gamma,
+            slots,
+            targets,
+        )
+        self.buffer.add(self.journal_obs[envs, slots], self.journal_features[envs, slots], targets)
+        self.dropped += int((self.counts[ended] - kept).sum())
+        self.counts[ended] = 0
+        self.latest[ended] = -1
+
+
+@nb.njit(cache=True)
+def monte_carlo_returns(ended, counts, rewards, seats, num_players, gamma, slots, targets):
+    """For each ended game, its journaled decisions from the last back (the journal's slot of
+    each, in ``slots``) and each one's return, ``targets``: the reward its seat got until its
+    next decision plus ``gamma`` times that next decision's return."""
+    size = rewards.shape[1]
+    returns = np.zeros(num_players)
+    out = 0
+    for env in ended:
+        returns[:] = 0.0
+        for position in range(counts[env] - 1, max(counts[env] - size, 0) - 1, -1):
+            slot = position % size
+            seat = seats[env, slot]
+            returns[seat] = rewards[env, slot] + gamma * returns[seat]
+            slots[out] = slot
+            targets[out] = returns[seat]
+            out += 1
+
+
+# ---- the learner ------------------------------------------------------------------------
+class DMCLearner:
+    """The network, its optimiser, ε-greedy choices and the regression on the buffer."""
+
+    def __init__(self, config: DMCConfig) -> None:
+        import torch
+
+        self.config = config = check_config(config)
+        self.torch = torch
+        device = config.device
+        if device == "auto":
+            device = "cuda" if torch.cuda.is_available() else "cpu"
+        torch.manual_seed(config.seed)
+        self.scorer = ActionScorer.for_game(config.game, scorer_arch(config), device)
+        self.optimiser = torch.optim.Adam(self.scorer.network.parameters(), lr=config.learning_rate)
+        self._rng = np.random.default_rng(config.seed)
+
+    def choose(self, obs: np.ndarray, masks: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """ε-greedy over the legal actions' values; the chosen actions and their features."""
+        scores, features = self.scorer.legal_scores(obs, masks)
+        actions = scores.argmax(axis=1)
+        explore = np.flatnonzero(self._rng.random(len(actions)) < self.config.epsilon)
+        if explore.size:  # uniform over the legal actions: the largest of random keys
+            keys = self._rng.random((explore.size, masks.shape[1])) * (masks[explore] != 0)
+            actions[explore] = keys.argmax(axis=1)
+        return actions, features[np.arange(len(actions)), actions]
+
+    def update(self, buffer: ReplayBuffer, added: int) -> float | None:
+        """``sample_reuse`` minibatch rows per decision ``added`` to the buffer, in
+        minibatches; returns the mean loss (None: nothing to learn from yet)."""
+        config, torch = self.config, self.torch
+        if not buffer.size or not added:
+            return None
+        batch = min(config.minibatch_size, buffer.size)
+        losses = []
+        for _ in range(math.ceil(added * config.sample_reuse / batch)):
+            obs, features, targets = buffer.sample(batch, self._rng)
+            device = self.scorer.device
+            values = self.scorer.scores(torch.as_tensor(obs), torch.as_tensor(features))
+            loss = torch.nn.functional.mse_loss(values, torch.as_tensor(targets, device=device))
+            self.optimiser.zero_grad(set_to_none=True)
+            loss.backward()
+            self.optimiser.step()
+            losses.append(float(loss.detach()))
+        return float(np.mean(losses))
+
+    def agent(self, name: str = "dmc") -> ActionScorerAgent:
+        """The greedy policy as it stands (not a copy: it changes as training goes)."""
+        return ActionScorerAgent(self.scorer, name)
+
+
+def train_dmc(
+    config: DMCConfig, opponents: Sequence[Agent] | None = None
+) -> tuple[DMCLearner, LearningCurve]:
+    """Train under ``config.out_dir``: ``config.json``, ``policy.pt`` and
+    ``learning_curve.csv``. ``opponents`` (default: ``config.baseline_opponents`` by name)
+    are the pool of the ``pool_share`` deals. Returns the learner and its curve."""
+    learner = DMCLearner(config)  # checks the config before anything is written
+    config = learner.config
+    out = write_config(config)
+    if opponents is None:
+        opponents = [
+            baseline_agent(name, config.game, config.seed) for name in config.baseline_opponents
+        ]
+    game = learner.scorer.game
+    buffer = ReplayBuffer(
+        config.buffer_size,
+        game.obs_size(game.default_players),
+        game.obs_dtype,
+        game.action_features.ACTION_FEATURES,
+    )
+    actors = DMCActors(config, opponents, buffer)
+    curve = LearningCurve(method=method_label(config))
+    start = time.perf_counter()
+    evaluate(learner, curve, 0, 0.0, out)
+    bar = BudgetBar(config.total_timesteps, config.time_budget_s, "DMC self-play")
+    decisions = updates = 0
+    while decisions < config.total_timesteps:
+        if config.time_budget_s is not None and time.perf_counter() - start >= config.time_budget_s:
+            break
+        before = buffer.added
+        decisions += actors.play(config.rollout_steps, learner.choose)
+        learner.update(buffer, buffer.added - before)
+        updates += 1
+        bar.update(decisions, time.perf_counter() - start)
+        if updates % config.eval_every == 0:
+            evaluate(learner, curve, decisions, time.perf_counter() - start, out)
+    bar.close()
+    if curve[-1]["timesteps"] != decisions:
+        evaluate(learner, curve, decisions, time.perf_counter() - start, out)
+    learner.scorer.save(out / "policy.pt")
+    return learner, curve
+
+
+def method_label(config: DMCConfig) -> str:
+    pool = f", {config.pool_share:.0%} of deals against the pool" if config.pool_share else ""
+    return f"Deep Monte-Carlo self-play (action features, epsilon {config.epsilon:g}{pool})"
+
+
+def evaluate(learner: DMCLearner, curve: LearningCurve, decisions: int, seconds: float, out):
+    """A point of the learning curve: win rate and reward against each evaluation opponent."""
+    config = learner.config
+    add_curve_point(
+        curve, learner.agent(), config, config.eval_opponents, decisions, round(seconds, 1), out
+    )

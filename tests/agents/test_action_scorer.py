@@ -1,0 +1,204 @@
+"""The action scorer (agents/action_scorer.py): one score per legal action from the state and
+the action's features, an agent on it, and its checkpoints, which the checked loader reads
+without unpickling and refuses when tampered."""
+
+from __future__ import annotations
+
+import json
+import pathlib
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+
+torch = pytest.importorskip("torch", reason="the action scorer needs the train extra (torch)")
+
+import presages_env  # noqa: E402
+from presages_env.agents import action_scorer as scorer_module  # noqa: E402
+from presages_env.agents.action_scorer import ActionScorer, ActionScorerAgent  # noqa: E402
+from presages_env.agents.ppo import PPOAgent, shipped_checkpoint  # noqa: E402
+from presages_env.agents.specs import make_agent  # noqa: E402
+
+GAMES = presages_env.list_games()
+ARCH = {"state": [16, 8], "action": [8], "head": [8]}
+
+
+def positions(game: str, num_envs: int = 16, steps: int = 10):
+    vec = presages_env.make_vec(game, num_envs, seed=7)
+    rng = np.random.default_rng(0).integers(1, 2**62, size=num_envs).astype(np.int64)
+    obs, masks = [], []
+    for _ in range(steps):
+        obs.append(vec.obs.copy())
+        masks.append(vec.masks.copy())
+        vec.step(vec.random_actions(rng))
+    return np.concatenate(obs), np.concatenate(masks)
+
+
+def tiny_scorer(game: str = "president", arch=None) -> ActionScorer:
+    torch.manual_seed(0)
+    return ActionScorer.for_game(game, arch or ARCH)
+
+
+@pytest.fixture(scope="module")
+def saved(tmp_path_factory) -> pathlib.Path:
+    path = tmp_path_factory.mktemp("scorer") / "tiny.pt"
+    tiny_scorer().save(path)
+    return path
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_a_round_trip_keeps_every_score_and_the_agent_plays_legal_moves(game, tmp_path):
+    scorer = tiny_scorer(game)
+    obs, masks = positions(game)
+    scores, features = scorer.legal_scores(obs, masks)
+    assert features.shape == (*masks.shape, scorer.features.ACTION_FEATURES)
+    assert np.isfinite(scores[masks == 1]).all() and np.isneginf(scores[masks == 0]).all()
+    ActionScorerAgent(scorer).save(tmp_path / "policy.pt")
+    agent = ActionScorerAgent.load(tmp_path / "policy.pt", game=game)
+    np.testing.assert_array_equal(agent.scorer.legal_scores(obs, masks)[0], scores)
+    actions = agent.act_batch(obs, masks)
+    np.testing.assert_array_equal(actions, scores.argmax(axis=1))
+    sampled = ActionScorerAgent(scorer, deterministic=False, seed=1).act_batch(obs, masks)
+    assert (masks[np.arange(len(obs)), sampled] == 1).all()
+
+
+def test_the_head_reads_the_state_and_action_codes_side_by_side():
+    """Its first layer, applied as two products, is the layer over the concatenation."""
+    scorer = tiny_scorer("presages")
+    obs, masks = positions("presages", steps=2)
+    _, features = scorer.legal_scores(obs, masks)
+    chosen = torch.as_tensor(features[:, 0])
+    network = scorer.network
+    with torch.no_grad():
+        codes = scorer.encode(torch.as_tensor(obs))
+        joined = torch.cat([codes, network["action"](chosen)], dim=1)
+        expected = network["head"](joined).squeeze(-1)
+        np.testing.assert_allclose(
+            scorer.scores(torch.as_tensor(obs), chosen), expected, rtol=1e-5, atol=1e-6
+        )
+
+
+def test_scores_do_not_depend_on_the_other_rows_of_a_batch():
+    scorer = tiny_scorer("aciliande")
+    obs, masks = positions("aciliande")
+    together, _ = scorer.legal_scores(obs, masks)
+    alone = np.concatenate(
+        [scorer.legal_scores(obs[i : i + 1], masks[i : i + 1])[0] for i in range(5)]
+    )
+    np.testing.assert_allclose(together[:5], alone, rtol=1e-5)
+
+
+def test_observations_outside_the_space_are_refused_before_the_kernel_reads_them():
+    agent = ActionScorerAgent(tiny_scorer("presages"))
+    obs, masks = positions("presages", steps=1)
+    bad = obs.copy()
+    bad[0, 0] = 100  # OBS_ME: a seat + 1 the game cannot have
+    with pytest.raises(ValueError, match="outside the presages observation space"):
+        agent.act_batch(bad, masks)
+    with pytest.raises(ValueError, match="int8"):
+        agent.act_batch(obs.astype(np.int16), masks)
+
+
+def test_the_file_is_tensors_and_json_only(saved):
+    checkpoint = torch.load(saved, weights_only=True)  # nothing but tensors and containers
+    metadata = json.loads(checkpoint["metadata"].numpy().tobytes())
+    assert metadata["format"] == "presages_env.action_scorer"
+    assert metadata["net_arch"] == ARCH
+
+
+def set_metadata(key, value):
+    return lambda checkpoint, metadata: metadata.__setitem__(key, value)
+
+
+def set_tensor(name, value):
+    return lambda checkpoint, metadata: checkpoint["policy"].__setitem__(name, value)
+
+
+TAMPERINGS = {
+    "ppo format": (set_metadata("format", "presages_env.ppo_policy"), ValueError, "'format'"),
+    "newer version": (set_metadata("version", 2), ValueError, "'version' must be 1"),
+    "size as bool": (set_metadata("num_actions", True), TypeError, "must be int"),
+    "features off the game": (set_metadata("action_features", 30), ValueError, "do not fit"),
+    "another game": (set_metadata("game", "presages"), ValueError, "not 'president'"),
+    "net_arch keys": (set_metadata("net_arch", {"pi": [8], "vf": [8]}), TypeError, "'state'"),
+    "huge network": (
+        set_metadata("net_arch", {"state": [4096] * 4, "action": [8], "head": [8]}),
+        ValueError,
+        "parameters",
+    ),
+    "wider layer": (
+        set_metadata("net_arch", {"state": [17, 8], "action": [8], "head": [8]}),
+        ValueError,
+        r"\(17, 115\)",
+    ),
+    "missing tensor": (lambda c, m: c["policy"].pop("head.2.bias"), ValueError, "tensors"),
+    "nan weight": (
+        set_tensor("action.0.weight", torch.full((8, 29), float("nan"))),
+        ValueError,
+        "NaN",
+    ),
+    "exploding weights": (
+        set_tensor("state.0.weight", torch.full((16, 115), 1e6)),
+        ValueError,
+        "can reach",
+    ),
+    "other bounds": (
+        lambda c, m: c.__setitem__("observation_high", c["observation_high"] * 2),
+        ValueError,
+        "observation space",
+    ),
+    "extra top-level key": (
+        lambda c, m: c.__setitem__("optimizer", torch.zeros(1)),
+        ValueError,
+        "expected a dict with keys",
+    ),
+}
+
+
+@pytest.mark.parametrize("case", sorted(TAMPERINGS))
+def test_tampered_checkpoints_are_refused_before_any_network_is_built(
+    saved, tmp_path, monkeypatch, case
+):
+    change, error, message = TAMPERINGS[case]
+    checkpoint = torch.load(saved, weights_only=True)
+    metadata = json.loads(checkpoint["metadata"].numpy().tobytes())
+    change(checkpoint, metadata)
+    text = json.dumps(metadata).encode()
+    checkpoint["metadata"] = torch.frombuffer(bytearray(text), dtype=torch.uint8)
+    torch.save(checkpoint, tmp_path / "bad.pt")
+    monkeypatch.setattr(scorer_module, "build_network", lambda *_: pytest.fail("built"))
+    with pytest.raises(error, match=message):
+        ActionScorerAgent.load(tmp_path / "bad.pt", game="president")
+
+
+def test_each_loader_refuses_the_other_kind_of_policy(saved):
+    with pytest.raises(ValueError, match="presages_env.action_scorer"):
+        PPOAgent.load(saved)
+    with pytest.raises(ValueError, match="presages_env.ppo_policy"):
+        ActionScorerAgent.load(shipped_checkpoint("president"))
+
+
+def test_a_checkpoint_is_refused_for_another_game_or_table(saved):
+    with pytest.raises(ValueError, match="plays 'president', not 'aciliande'"):
+        ActionScorerAgent.load(saved, game="aciliande")
+    with pytest.raises(ValueError, match="num_players"):
+        ActionScorerAgent.load(saved, game="president", num_players=9)
+
+
+def test_the_dmc_spec_loads_a_path_and_needs_one(saved):
+    label, agent = make_agent(f"dmc:{saved}", "president")
+    assert label == "dmc:tiny" and isinstance(agent, ActionScorerAgent)
+    with pytest.raises(ValueError, match="dmc:PATH"):
+        make_agent("dmc", "president")
+
+
+def test_a_network_beyond_the_format_bounds_is_never_built():
+    with pytest.raises(ValueError, match="parameters"):
+        ActionScorer.for_game("presages", {"state": [4096] * 8, "action": [], "head": []})
+
+
+def test_the_module_imports_without_torch():
+    blocked = "import sys; sys.modules.update(torch=None)"
+    code = f"{blocked}; import presages_env.agents.action_scorer"
+    subprocess.run([sys.executable, "-c", code], check=True)
