@@ -3,8 +3,8 @@
 ``PPOAgent`` (``presages_env.agents.ppo``) needs the ``train`` extra and is not imported here.
 """
 
-from presages_env.agents.base import Agent, RandomAgent
+from presages_env.agents.base import Agent, ErringAgent, RandomAgent
 from presages_env.agents.heuristic import HeuristicAgent
 from presages_env.agents.search import ISMCTSAgent
 
-__all__ = ["Agent", "RandomAgent", "HeuristicAgent", "ISMCTSAgent"]
+__all__ = ["Agent", "ErringAgent", "RandomAgent", "HeuristicAgent", "ISMCTSAgent"]

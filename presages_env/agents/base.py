@@ -111,3 +111,35 @@ class RandomAgent(Agent):
         actions = np.empty(masks.shape[0], dtype=np.int64)
         uniform_legal(masks, self._rng_state, actions)
         return actions
+
+
+class ErringAgent(Agent):
+    """``base`` except that each decision is, with probability ``epsilon``, a uniformly random
+    legal action instead: an opponent of graded strength between ``base`` (0) and random play
+    (1), which a curriculum can weaken or strengthen while it plays (``epsilon`` may change)."""
+
+    def __init__(self, base: Agent, epsilon: float, seed: int = 0) -> None:
+        self.base = base
+        self.epsilon = epsilon
+        self.name = f"erring {base.name}"
+        self._random = RandomAgent(seed)
+        self._draws = np.random.default_rng(check_seed(seed))
+
+    @property
+    def epsilon(self) -> float:
+        return self._epsilon
+
+    @epsilon.setter
+    def epsilon(self, value: float) -> None:
+        if isinstance(value, bool) or not isinstance(value, (int, float, np.floating)):
+            raise TypeError(f"epsilon must be a number in [0, 1], got {value!r}")
+        if not 0.0 <= value <= 1.0:
+            raise ValueError(f"epsilon must be in [0, 1], got {value!r}")
+        self._epsilon = float(value)
+
+    def act_batch(self, obs: np.ndarray, masks: np.ndarray) -> np.ndarray:
+        actions = self.base.act_batch(obs, masks)
+        errs = np.flatnonzero(self._draws.random(masks.shape[0]) < self._epsilon)
+        if errs.size:
+            actions[errs] = self._random.act_batch(obs[errs], masks[errs])
+        return actions

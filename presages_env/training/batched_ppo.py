@@ -27,11 +27,11 @@ from typing import Any
 
 import numpy as np
 
-from presages_env.agents.base import Agent
+from presages_env.agents.base import Agent, ErringAgent
 from presages_env.agents.features import make_features
 from presages_env.agents.ppo import PPOAgent, frozen_copy, policy_metadata, shipped_checkpoint
 from presages_env.games import get_game
-from presages_env.training.opponents import baseline_agent
+from presages_env.training.opponents import EpsilonCurriculum, baseline_agent, graded
 from presages_env.training.rollout import SelfPlayRollouts
 from presages_env.training.self_play import BudgetBar, LearningCurve, add_curve_point
 from presages_env.training.settings import (
@@ -89,6 +89,12 @@ class BatchedPPOConfig:
     critic: str = "local"
     pool_share: float = 0.25  # share of deals against the opponent pool (the rest: self-play)
     baseline_opponents: tuple[str, ...] = ("heuristic",)
+    # the heuristic of the pool errs (a uniformly random legal move) with this probability;
+    # with epsilon_curriculum, that probability follows the learner's results against it
+    # (training/opponents.py, EpsilonCurriculum) so the learner wins about curriculum_target
+    heuristic_epsilon: float = 0.0
+    epsilon_curriculum: bool = False
+    curriculum_target: float = 0.5
     snapshot_every: int = 20  # updates between snapshots added to the pool (0: none)
     max_snapshots: int = 4
     eval_every: int = 25  # updates between evaluations
@@ -118,6 +124,9 @@ SETTINGS: dict[str, Rule] = {
     "max_grad_norm": Real(0.0, 1e6, low_open=True),
     "init_policy": OrNone(Text()),  # a path or "shipped", loaded (and checked) before writing
     "pool_share": PROBABILITY,
+    "heuristic_epsilon": PROBABILITY,
+    "epsilon_curriculum": Flag(),
+    "curriculum_target": PROBABILITY,
     "snapshot_every": Count(0, MAX_COUNT),  # 0: no snapshots
     "eval_opponents": EVAL_OPPONENT_NAMES,
     "critic_warmup_updates": Count(0, MAX_COUNT),
@@ -385,11 +394,19 @@ def train_batched(
     if opponents is None:
         names = config.baseline_opponents
         opponents = [baseline_agent(name, config.game, config.seed) for name in names]
-    baselines = list(opponents)
+    baselines = [
+        graded(agent, config.heuristic_epsilon, config.epsilon_curriculum, config.seed)
+        for agent in opponents
+    ]
+    curricula = [
+        EpsilonCurriculum(agent, config.curriculum_target)
+        for agent in baselines
+        if config.epsilon_curriculum and isinstance(agent, ErringAgent)
+    ]
     rollouts = make_rollouts(learner, baselines)
     curve = LearningCurve(method=method_label(config))
     start = time.perf_counter()
-    evaluate(learner, curve, 0, 0.0, out)
+    evaluate(learner, curve, 0, 0.0, out, curricula)
     bar = BudgetBar(config.total_timesteps, config.time_budget_s, "batched PPO self-play")
     decisions, updates, snapshots = 0, 0, []
     while decisions < config.total_timesteps:
@@ -400,15 +417,18 @@ def train_batched(
         learner.update(rollout, value_only=updates < config.critic_warmup_updates)
         decisions += rollout.size
         updates += 1
+        for curriculum in curricula:
+            curriculum.update(rollouts.opponents, rollouts.pool_outcomes)
+        rollouts.pool_outcomes.clear()
         bar.update(decisions, time.perf_counter() - start)
         if config.snapshot_every and config.max_snapshots and updates % config.snapshot_every == 0:
             snapshots.append(frozen_copy(learner.policy, f"snapshot_{decisions}", learner.features))
             rollouts.set_opponents(baselines + snapshots[-config.max_snapshots :])
         if updates % config.eval_every == 0:
-            evaluate(learner, curve, decisions, time.perf_counter() - start, out)
+            evaluate(learner, curve, decisions, time.perf_counter() - start, out, curricula)
     bar.close()
     if curve[-1]["timesteps"] != decisions:  # not measured at this point yet
-        evaluate(learner, curve, decisions, time.perf_counter() - start, out)
+        evaluate(learner, curve, decisions, time.perf_counter() - start, out, curricula)
     learner.agent().save(out / "policy.pt")
     return learner, curve
 
@@ -417,14 +437,35 @@ def method_label(config: BatchedPPOConfig) -> str:
     critic = ", centralised critic" if config.critic == "global" else ""
     features = "" if config.features == "raw" else f", {config.features} features"
     start = "from scratch" if config.init_policy is None else f"from {config.init_policy}"
-    return f"batched PPO self-play{critic}{features}, {start}"
+    erring = ""
+    if config.epsilon_curriculum:
+        erring = ", erring-heuristic curriculum"
+    elif config.heuristic_epsilon > 0:
+        erring = f", heuristic erring {config.heuristic_epsilon:g}"
+    return f"batched PPO self-play{critic}{features}{erring}, {start}"
 
 
-def evaluate(learner: BatchedPPO, curve: LearningCurve, decisions: int, seconds: float, out):
-    """A point of the learning curve: win rate and reward against each evaluation opponent."""
+def evaluate(
+    learner: BatchedPPO,
+    curve: LearningCurve,
+    decisions: int,
+    seconds: float,
+    out,
+    curricula: Sequence[EpsilonCurriculum] = (),
+):
+    """A point of the learning curve: win rate and reward against each evaluation opponent,
+    and the epsilon each curriculum has reached."""
     config = learner.config
+    extra = {f"epsilon_{c.agent.base.name}": c.agent.epsilon for c in curricula}
     add_curve_point(
-        curve, learner.agent(), config, config.eval_opponents, decisions, round(seconds, 1), out
+        curve,
+        learner.agent(),
+        config,
+        config.eval_opponents,
+        decisions,
+        round(seconds, 1),
+        out,
+        extra,
     )
     if config.keep_checkpoints:
         learner.agent().save(Path(out) / f"policy_{decisions}.pt")

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from presages_env.agents import Agent, HeuristicAgent, RandomAgent
+import numpy as np
+
+from presages_env.agents import Agent, ErringAgent, HeuristicAgent, RandomAgent
 from presages_env.core.validation import offset_seed
 
 BASELINE_OPPONENTS = ("random", "heuristic")
@@ -19,6 +21,14 @@ def baseline_agent(name: str, game: str, seed: int = 0) -> Agent:
     if name == "heuristic":
         return HeuristicAgent(game)
     raise ValueError(f"unknown opponent {name!r}; use one of {BASELINE_OPPONENTS} or an Agent")
+
+
+def graded(agent: Agent, epsilon: float, curriculum: bool, seed: int) -> Agent:
+    """``agent`` itself, or, where it is the heuristic and is to err (``epsilon`` above 0,
+    or a curriculum moving its epsilon), an :class:`ErringAgent` around it."""
+    if isinstance(agent, HeuristicAgent) and (epsilon > 0 or curriculum):
+        return ErringAgent(agent, epsilon, offset_seed(seed, 7))
+    return agent
 
 
 def opponent_agents(spec: OpponentSpec, game: str, seed: int) -> list[Agent]:
@@ -36,3 +46,35 @@ def opponent_agents(spec: OpponentSpec, game: str, seed: int) -> list[Agent]:
         else:
             raise TypeError(f"an opponent is an Agent or one of {BASELINE_OPPONENTS}, got {item!r}")
     return agents
+
+
+# The epsilon curriculum: games against the erring agent behind each move of epsilon, the
+# move, and how far below the target the learner's win rate must fall for a move back.
+CURRICULUM_WINDOW = 200
+CURRICULUM_STEP = 0.05
+CURRICULUM_MARGIN = 0.25
+
+
+class EpsilonCurriculum:
+    """Keeps an :class:`ErringAgent` about as strong as the learner: once the learner wins
+    ``target`` of its last :data:`CURRICULUM_WINDOW` games against it, the agent errs less
+    (epsilon lowered by :data:`CURRICULUM_STEP`); if the learner wins less than
+    ``target - CURRICULUM_MARGIN``, more. A learner that loses nearly every game gets almost
+    the same return from every move, so it learns little; against an opponent it beats about
+    half the time, its returns tell its better moves from its worse ones."""
+
+    def __init__(self, agent: ErringAgent, target: float) -> None:
+        self.agent, self.target = agent, target
+        self._window: list[float] = []
+
+    def update(self, opponents: Sequence[Agent], outcomes: Sequence[tuple[int, float]]) -> None:
+        """Read the outcomes ``(index in opponents, learner's outcome)`` of finished games."""
+        self._window += [won for k, won in outcomes if opponents[k] is self.agent]
+        if len(self._window) < CURRICULUM_WINDOW:
+            return
+        rate = float(np.mean(self._window))
+        self._window.clear()
+        if rate >= self.target:
+            self.agent.epsilon = max(0.0, self.agent.epsilon - CURRICULUM_STEP)
+        elif rate < self.target - CURRICULUM_MARGIN:
+            self.agent.epsilon = min(1.0, self.agent.epsilon + CURRICULUM_STEP)

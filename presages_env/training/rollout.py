@@ -22,6 +22,7 @@ import numpy as np
 import presages_env
 from presages_env.agents.base import Agent, act_on
 from presages_env.agents.features import RawFeatures
+from presages_env.evaluation.tournament import TIE_TOLERANCE
 
 LEARNER = -1  # in ``controller``: the seat is the learner's
 
@@ -49,6 +50,13 @@ class Rollout:
     envs: np.ndarray  # the game of each decision
     seats: np.ndarray  # and the seat that made it
     size: int
+
+
+def outcome(rewards: np.ndarray, learner: np.ndarray) -> float:
+    """1 if the learner's seats earned more than every other seat, 0.5 if they tie for the
+    top, else 0 (a team's seats share their rewards, so any of its seats stands for it)."""
+    mine, best_other = rewards[learner].max(), rewards[~learner].max()
+    return 0.5 if abs(mine - best_other) <= TIE_TOLERANCE else float(mine > best_other)
 
 
 class SelfPlayRollouts:
@@ -88,6 +96,9 @@ class SelfPlayRollouts:
         self._last = np.full((b, n), -1, dtype=np.int64)  # each seat's open decision
         self._episode_reward = np.zeros((b, n))
         self.finished: list[float] = []  # learner seats' episode rewards, mean per game
+        # (opponent index, the learner's outcome: 1 won, 0.5 tied for the top, 0 lost) of
+        # each finished game against the pool, for a curriculum to read and clear
+        self.pool_outcomes: list[tuple[int, float]] = []
         self._new_deals(self._rows)
         capacity = steps * b
         obs_low, obs_high = self.game.obs_low(n), self.game.obs_high(n)
@@ -213,10 +224,13 @@ class SelfPlayRollouts:
         last = self._last[ended]
         self.terminal[last[last >= 0]] = True
         self._last[ended] = -1
-        learner_seats = self.controller[ended] == LEARNER
+        controllers = self.controller[ended]
         rewards = self._episode_reward[ended]
-        for row, seats in zip(rewards, learner_seats, strict=True):
-            self.finished.append(float(row[seats].mean()))
+        for row, seats in zip(rewards, controllers, strict=True):
+            learner = seats == LEARNER
+            self.finished.append(float(row[learner].mean()))
+            if not learner.all():
+                self.pool_outcomes.append((int(seats[~learner][0]), outcome(row, learner)))
         self._new_deals(ended)
 
     def _bootstrap_open(self, value: ValueFn) -> None:

@@ -251,13 +251,16 @@ class _Training:
         )
 
 
-def add_curve_point(curve, agent, config, opponents, decisions: int, seconds: float, out) -> None:
+def add_curve_point(
+    curve, agent, config, opponents, decisions: int, seconds: float, out, extra=None
+) -> None:
     """Measure ``agent`` against each baseline in ``opponents`` (``config`` gives the game,
-    its options and player count, the games and the seed), add the row to ``curve`` and
-    rewrite ``out/learning_curve.csv``."""
+    its options and player count, the games and the seed), add the row to ``curve`` with
+    ``extra`` columns (the same in every row of a run) and rewrite
+    ``out/learning_curve.csv``."""
     from presages_env.evaluation.tournament import head_to_head
 
-    row = {"timesteps": decisions, "seconds": seconds}
+    row = {"timesteps": decisions, "seconds": seconds, **(extra or {})}
     for name in opponents:
         opponent = baseline_agent(name, config.game, offset_seed(config.seed, 1))
         result = head_to_head(
