@@ -1,4 +1,5 @@
-"""``python -m presages_env play <game>`` (terminal play) and ``replay <record> -o <page>``."""
+"""``python -m presages_env play <game>`` (terminal play), ``replay <record> -o <page>`` and
+``info <game>`` (players, sizes and options)."""
 
 from __future__ import annotations
 
@@ -30,15 +31,28 @@ def main(argv: list[str] | None = None) -> int:
     )
     play.add_argument("--players", type=int, default=None)
     play.add_argument("--seed", type=int, default=0)
-    play.add_argument("--record", default=None, help="where to save the record (JSON)")
+    play.add_argument(
+        "--record",
+        default=None,
+        help="where to save the record (JSON; default runs/GAME-SEED.json)",
+    )
     replay = commands.add_parser("replay", help="write a record's replay page (one HTML file)")
     replay.add_argument("record", type=Path)
-    replay.add_argument("-o", "--output", type=Path, default=None)
+    replay.add_argument(
+        "-o", "--output", type=Path, default=None, help="the page (default runs/RECORD.html)"
+    )
     replay.add_argument(
         "--seat", type=int, default=None, help="one seat's view only (default: every view)"
     )
+    info = commands.add_parser("info", help="a game's player counts, sizes and options")
+    info.add_argument("game", choices=presages_env.list_games())
     args = parser.parse_args(argv)
 
+    if args.command == "info":
+        from presages_env.ui.game_info import game_info
+
+        print(game_info(args.game))
+        return 0
     if args.command == "play":
         from presages_env.ui.terminal import play as play_game
 
@@ -51,11 +65,13 @@ def main(argv: list[str] | None = None) -> int:
             play.exit(2, f"{play.prog}: error: {one_line(error)}\n")  # argparse's status
         return 0
     from presages_env import records
+    from presages_env.core.files import in_runs
     from presages_env.ui.replay_page import write_replay_page
 
-    output = args.output or args.record.with_suffix(".html")
     try:
-        write_replay_page(records.load(args.record), output, args.seat)
+        rec = records.load(args.record)
+        output = args.output or in_runs(f"{args.record.stem}.html")
+        write_replay_page(rec, output, args.seat)
     except (OSError, ValueError, TypeError) as error:
         print(f"cannot replay {args.record}: {error}", file=sys.stderr)
         return 1
@@ -75,7 +91,7 @@ def exit_on_interrupt(signum: int, frame: object) -> NoReturn:
     It exits here instead of raising ``KeyboardInterrupt``: raised inside an import, C code
     can turn that into another error (numpy: "PyCapsule_Import could not import")."""
     os.write(sys.stderr.fileno(), f"\n{INTERRUPTED}\n".encode())
-    os._exit(INTERRUPTED_STATUS)  # a record file is whole or absent: it is written in one rename
+    os._exit(INTERRUPTED_STATUS)  # the record: whole or absent (one rename), a stray .tmp at worst
 
 
 if __name__ == "__main__":

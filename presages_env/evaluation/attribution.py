@@ -6,6 +6,8 @@ of decision, which the reference makes (how much the learner gains if that kind 
 fixed), and the reference everywhere except that kind, which the learner makes (how much the
 learner's play of that kind alone costs). Kinds are the game's own
 (:attr:`~presages_env.core.game.Game.decision_kinds`), read from what the seat observes.
+Every arm plays the same deals with the same seat rotation, so each gain or cost is a paired
+difference of per-deal outcomes, with its normal 95% interval.
 """
 
 from __future__ import annotations
@@ -15,7 +17,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from presages_env.agents.base import Agent
-from presages_env.evaluation.stats import Estimate
+from presages_env.evaluation.stats import Estimate, mean_interval, win_rate
 from presages_env.evaluation.tournament import head_to_head
 from presages_env.games import get_game
 
@@ -25,6 +27,11 @@ class DecisionSplit(Agent):
     the decisions of each kind it is asked for."""
 
     def __init__(self, game: str, base: Agent, other: Agent, kinds: set[int], name: str) -> None:
+        for agent in (base, other):
+            if getattr(agent, "needs_state", False):
+                raise ValueError(
+                    f"{agent!r} acts on full states; a decision split hands it observations"
+                )
         self.game = get_game(game)
         self.base, self.other, self.kinds, self.name = base, other, sorted(kinds), name
         self.counts = np.zeros(len(self.game.decision_kinds), dtype=np.int64)
@@ -41,13 +48,15 @@ class DecisionSplit(Agent):
 
 @dataclass(frozen=True)
 class KindRow:
-    """One decision kind: its share of the learner's decisions and the two hybrids' win rates
-    against the reference."""
+    """One decision kind: its share of the learner's decisions, the two hybrids' win rates
+    against the reference, and what the kind is worth (paired differences over the deals)."""
 
     kind: str
     share: float
     learner_but_kind: Estimate  # the reference makes this kind, the learner the rest
     reference_but_kind: Estimate  # the learner makes this kind, the reference the rest
+    gain: Estimate  # learner_but_kind - the learner alone
+    cost: Estimate  # the reference alone - reference_but_kind
 
 
 @dataclass(frozen=True)
@@ -69,31 +78,43 @@ def attribute_decisions(
     side against ``reference`` on all others."""
     kinds = get_game(game).decision_kinds
 
-    def win_rate(agent: Agent) -> Estimate:
-        result = head_to_head(game, agent, reference, num_games, num_players, seed)
-        return result.win_rate_ci()
+    def outcomes(agent: Agent) -> np.ndarray:
+        return head_to_head(game, agent, reference, num_games, num_players, seed).outcomes()
 
     counting = DecisionSplit(game, learner, reference, set(), "learner")
-    learner_rate = win_rate(counting)
+    learner_alone = outcomes(counting)
+    reference_alone = outcomes(reference)
     shares = counting.counts / max(int(counting.counts.sum()), 1)
     rows = []
     for index, kind in enumerate(kinds):
         if len(kinds) > 1 and counting.counts[index] == 0:
             continue  # the learner never met this kind of decision
-        fixed = DecisionSplit(game, learner, reference, {index}, f"learner but {kind}")
-        spoiled = DecisionSplit(game, reference, learner, {index}, f"reference but {kind}")
-        rows.append(KindRow(kind, float(shares[index]), win_rate(fixed), win_rate(spoiled)))
-    return Attribution(learner_rate, win_rate(reference), rows)
+        fixed = outcomes(DecisionSplit(game, learner, reference, {index}, f"learner but {kind}"))
+        spoiled = outcomes(DecisionSplit(game, reference, learner, {index}, f"ref. but {kind}"))
+        rows.append(
+            KindRow(
+                kind,
+                float(shares[index]),
+                win_rate(fixed),
+                win_rate(spoiled),
+                gain=mean_interval(fixed - learner_alone),
+                cost=mean_interval(reference_alone - spoiled),
+            )
+        )
+    return Attribution(win_rate(learner_alone), win_rate(reference_alone), rows)
 
 
 def attribution_table(result: Attribution) -> str:
-    """A Markdown table: per kind, the win-rate change each hybrid shows (percentage points)
-    next to the learner's and the reference's own rates."""
+    """A Markdown table: per kind, each hybrid's win rate and the gain or cost it shows
+    (percentage points, paired 95% intervals), under the learner's and the reference's own
+    rates."""
 
     def rate(e: Estimate) -> str:
         return f"{e.value:.1%} [{e.low:.1%}, {e.high:.1%}]"
 
-    learner, reference = result.learner.value, result.reference.value
+    def points(e: Estimate) -> str:
+        return f"{e.value:+.1%} [{e.low:+.1%}, {e.high:+.1%}]"
+
     lines = [
         f"Learner alone: {rate(result.learner)}; reference against itself: "
         f"{rate(result.reference)}.",
@@ -103,10 +124,8 @@ def attribution_table(result: Attribution) -> str:
         "|---|---|---|---|---|---|",
     ]
     for row in result.rows:
-        gain = row.learner_but_kind.value - learner
-        cost = reference - row.reference_but_kind.value
         lines.append(
-            f"| {row.kind} | {row.share:.1%} | {rate(row.learner_but_kind)} | {gain:+.1%} | "
-            f"{rate(row.reference_but_kind)} | {cost:+.1%} |"
+            f"| {row.kind} | {row.share:.1%} | {rate(row.learner_but_kind)} | "
+            f"{points(row.gain)} | {rate(row.reference_but_kind)} | {points(row.cost)} |"
         )
     return "\n".join(lines)

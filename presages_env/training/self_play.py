@@ -19,6 +19,7 @@ import numpy as np
 from presages_env.agents.features import RawFeatures
 from presages_env.agents.ppo import PPOAgent, frozen_copy
 from presages_env.core.validation import offset_seed
+from presages_env.games import get_game
 from presages_env.training.opponents import BASELINE_OPPONENTS, baseline_agent
 from presages_env.training.settings import (
     COMMON_RULES,
@@ -36,6 +37,7 @@ from presages_env.training.settings import (
     check_game_settings,
     check_rollout_memory,
     checked_settings,
+    feature_size,
     learner_input_size,
     write_config,
 )
@@ -111,6 +113,8 @@ def check_train_config(config: TrainConfig) -> TrainConfig:
     inputs = learner_input_size(game, n, config.features, config.critic)
     row_bytes = 4 * (inputs + game.num_actions(n)) + SB3_ROW_BYTES
     check_rollout_memory("n_steps x num_envs", config.n_steps * config.num_envs, row_bytes)
+    if config.init_policy:
+        initial_agent(config)
     return config
 
 
@@ -316,24 +320,36 @@ def warm_start(model, config: TrainConfig, features) -> None:
     print("warm start: " + ", ".join(f"{k} {v:.3f}" for k, v in losses.items()))
 
 
-def continue_from(model, config: TrainConfig, features) -> None:
-    """Start from a saved checkpoint's actor and critic (a longer run in several legs);
-    refused unless it was trained on this game with these features."""
+def initial_agent(config: TrainConfig) -> PPOAgent:
+    """The checkpoint ``config.init_policy`` names (a longer run in several legs), loaded
+    through the checked loader and refused unless it was trained on this game with these
+    features and sizes: checked with the settings, before anything is written."""
     path = config.init_policy
-    agent = PPOAgent.load(path)
+    try:
+        agent = PPOAgent.load(path)
+    except OSError as error:
+        raise ValueError(f"init_policy {path!r} cannot be read: {error}") from None
     saved = agent.features or RawFeatures(None, 0)
-    if (saved.game, saved.name) != (config.game, features.name):
+    if (saved.game, saved.name) != (config.game, config.features):
         raise ValueError(
-            f"{path} was trained on {saved.game!r} with features {saved.name!r}; this run is "
-            f"{config.game!r} with {features.name!r}"
+            f"init_policy {path} was trained on {saved.game!r} with features {saved.name!r}; "
+            f"this run is {config.game!r} with {config.features!r}"
         )
-    if agent.policy.observation_space.shape != model.policy.observation_space.shape:
+    game = get_game(config.game)
+    n = game.check_num_players(config.num_players or game.default_players)
+    size = (feature_size(game, n, config.features),)
+    if agent.policy.observation_space.shape != size:
         raise ValueError(
-            f"{path} reads {agent.policy.observation_space.shape} features; this run's "
-            f"{model.policy.observation_space.shape} (another player count?)"
+            f"init_policy {path} reads {agent.policy.observation_space.shape} features; this "
+            f"run's {size} (another player count?)"
         )
-    model.policy.load_state_dict(agent.policy.state_dict())
-    print(f"continuing from {path}")
+    return agent
+
+
+def continue_from(model, config: TrainConfig) -> None:
+    """Start from the saved checkpoint's actor and critic (checked by :func:`initial_agent`)."""
+    model.policy.load_state_dict(initial_agent(config).policy.state_dict())
+    print(f"continuing from {config.init_policy}")
 
 
 def train(config: TrainConfig):
@@ -394,7 +410,7 @@ def train(config: TrainConfig):
     if config.warm_start:
         warm_start(model, config, env.features)
     elif config.init_policy:
-        continue_from(model, config, env.features)
+        continue_from(model, config)
     training = _Training(config, env, out)  # the time budget is PPO's, after any cloning
     training.evaluate(model)  # the curve's first point: where PPO starts
     model.learn(config.total_timesteps, callback=training.make_callback())

@@ -34,6 +34,7 @@ from presages_env.core.validation import (
     check_seed,
     check_text,
     exact_int,
+    plain_ints,
 )
 from presages_env.games import GAME_CLASSES, get_game
 from presages_env.training.opponents import BASELINE_OPPONENTS
@@ -214,16 +215,21 @@ class Options:
     def __call__(self, value: Any, name: str) -> dict:
         if not isinstance(value, Mapping):
             raise TypeError(f"{name} must be a dict of option values, got {type(value).__name__}")
+        options = {}
         for key, option in value.items():
             check_text(key, f"{name} key {shown(key)}", MAX_OPTION_NAME)
+            plain = plain_ints(option)  # NumPy ints and int subclasses: their true values
+            if isinstance(plain, np.floating):
+                plain = float(plain)
             try:
-                json.dumps(option, allow_nan=False)
+                json.dumps(plain, allow_nan=False)
             except (TypeError, ValueError, RecursionError):
                 raise ValueError(
                     f"{name}[{key!r}] must be a JSON value (no NaN or infinity), got "
                     f"{type(option).__name__} {shown(option)}"
                 ) from None
-        return dict(value)
+            options[key] = plain
+        return options
 
 
 @dataclass(frozen=True)
@@ -235,7 +241,8 @@ class Device:
         if not isinstance(value, str):
             raise TypeError(f"{name} must be {expected}, got {type(value).__name__} {shown(value)}")
         kind, _, index = value.partition(":")
-        if value in ("auto", "cpu") or (kind == "cuda" and (not index or index.isdecimal())):
+        plain_index = not index or (index.isascii() and index.isdigit())  # no "cuda:٣"
+        if value in ("auto", "cpu") or (kind == "cuda" and plain_index):
             if kind == "cuda":
                 check_cuda(value, name, int(index or 0))
             return str(value)

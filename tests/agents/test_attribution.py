@@ -61,3 +61,11 @@ def test_attribution_table_has_a_row_per_kind_met(name):
     assert abs(sum(row.share for row in result.rows) - 1) < 1e-9
     table = attribution_table(result)
     assert table.count("\n| ") == len(result.rows) + 1
+
+
+def test_an_agent_that_acts_on_full_states_is_refused():
+    from presages_env.agents import ISMCTSAgent
+
+    search = ISMCTSAgent("president", simulations=2)
+    with pytest.raises(ValueError, match="full states"):
+        DecisionSplit("president", search, HeuristicAgent("president"), {0}, "split")

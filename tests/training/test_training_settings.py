@@ -18,6 +18,7 @@ import pytest
 pytest.importorskip("sb3_contrib", reason="the trainers need the train extra")
 
 import presages_env  # noqa: E402
+from presages_env.agents.ppo import shipped_checkpoint  # noqa: E402
 from presages_env.fuzzing.training_settings import (  # noqa: E402
     LyingFloat,
     LyingInt,
@@ -115,6 +116,32 @@ def test_the_maskable_ppo_trainer_refuses_a_bad_setting_before_writing(
     name, value, error, tmp_path
 ):
     refuse(train, sb3(tmp_path / "run", **{name: value}), name, error)
+
+
+def test_the_maskable_ppo_trainer_checks_init_policy_before_writing(tmp_path):
+    """It was loaded only after config.json and logs/ were written (a missing path was a
+    FileNotFoundError, another game's checkpoint a ValueError, both after the writes)."""
+    refuse(train, sb3(tmp_path / "run", init_policy=str(tmp_path / "missing.pt")), "init_policy")
+    another_game = shipped_checkpoint("presages")
+    refuse(train, sb3(tmp_path / "run", init_policy=str(another_game)), "init_policy")
+
+
+def test_game_options_take_numpy_and_subclassed_ints_as_their_true_values(tmp_path):
+    class LyingInt(int):
+        def __index__(self) -> int:
+            return 10**6
+
+    config = check_config(
+        batched(tmp_path / "run", game_options={"num_manches": np.int64(2)}, device="cpu")
+    )
+    assert config.game_options == {"num_manches": 2}
+    config = check_config(batched(tmp_path / "run", game_options={"num_manches": LyingInt(3)}))
+    assert type(config.game_options["num_manches"]) is int
+    assert config.game_options["num_manches"] == 3
+
+
+def test_a_device_index_is_written_in_ascii_digits(tmp_path):
+    refuse(train_batched, batched(tmp_path / "run", device="cuda:\u0663"), "device")
 
 
 def test_a_run_directory_is_a_string(tmp_path):
