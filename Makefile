@@ -1,4 +1,5 @@
 # `make run` and `make test` each create or reuse .venv, install what they need, and run.
+# `make docs` builds the documentation site into site/.
 PYTHON ?= python3
 VENV := .venv
 PY := $(VENV)/bin/python
@@ -12,14 +13,14 @@ RLLIB_VENV := .venv-rllib
 RLLIB_PY := $(RLLIB_VENV)/bin/python
 RLLIB_STAMP := $(RLLIB_VENV)/.installed
 
-.PHONY: run test test-suites play test-rllib test-wheel lint format bench clean-cache
+.PHONY: run test test-suites play test-rllib test-wheel docs lint format bench clean-cache
 
 $(PY):
 	$(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
 
 $(STAMP): pyproject.toml constraints.txt | $(PY)
-	$(PIP) -e ".[dev,train,openspiel]"
+	$(PIP) -e ".[dev,train,openspiel,docs]"
 	touch $(STAMP)
 
 $(RLLIB_STAMP): pyproject.toml constraints.txt
@@ -42,6 +43,7 @@ test:
 	$(MAKE) --no-print-directory -j 2 $(STAMP) $(RLLIB_STAMP)
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
+	$(MAKE) --no-print-directory docs
 	$(MAKE) --no-print-directory -j 2 test-suites test-wheel NICE="nice -n 19"
 
 # The compiled OpenSpiel games are built first (C++, a few seconds; cached under
@@ -60,6 +62,12 @@ test-rllib: $(RLLIB_STAMP)
 # venv's setuptools, without build isolation: the build fetches nothing.
 test-wheel: $(STAMP)
 	PYTHON=$(PYTHON) BUILD_PYTHON=$(PY) $(NICE) bash .ci/wheel_smoke.sh
+
+# The site of mkdocs.yml into site/, warnings as errors: a broken link, anchor or API
+# reference fails the build (and `make test`). NO_MKDOCS_2_WARNING silences Material's banner
+# about MkDocs 2.0, which is not a warning about this site.
+docs: $(STAMP)
+	NO_MKDOCS_2_WARNING=1 $(VENV)/bin/mkdocs build --strict
 
 lint: $(STAMP)
 	$(VENV)/bin/ruff check --fix .

@@ -1,12 +1,15 @@
 """presages_env: fast, rule-exact multi-agent RL environments for card games.
 
 ``make(name, ...)`` builds a PettingZoo AEC environment, ``make_vec(name, num_envs, ...)``
-a batched numba environment; both run the same rules kernels.
+a batched numba environment; both run the same rules kernels. ``options(name)`` lists a
+game's options (``help(make)`` lists every game's).
 """
 
 from __future__ import annotations
 
+import inspect
 import os
+import textwrap
 from typing import Any
 
 # numba's OpenMP threads otherwise spin after every batched step, starving PyTorch (and any
@@ -15,10 +18,11 @@ from typing import Any
 # machine with nothing else running.
 os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
 
-from presages_env.games import GAME_CLASSES, get_game  # noqa: E402
+from presages_env.core.option_space import OptionTable  # noqa: E402
+from presages_env.games import GAME_CLASSES, game_options, get_game  # noqa: E402
 
 __version__ = "0.1.0"
-__all__ = ["make", "make_vec", "list_games", "get_game", "register_envs"]
+__all__ = ["make", "make_vec", "list_games", "get_game", "options", "register_envs"]
 
 
 def list_games() -> list[str]:
@@ -27,7 +31,13 @@ def list_games() -> list[str]:
 
 
 def make(name: str, num_players: int | None = None, render_mode: str | None = None, **kwargs: Any):
-    """A PettingZoo AEC env of game ``name``; ``kwargs`` are ``max_steps`` and game options."""
+    """A PettingZoo AEC env of game ``name`` (one of :func:`list_games`).
+
+    ``num_players`` defaults to the game's usual count; ``render_mode`` is ``None``,
+    ``"ansi"`` or ``"human"``; ``kwargs`` are ``max_steps`` (decisions after which a game is
+    truncated) and the game's options, listed below (``presages_env.options(name)``). A bad
+    value raises ``ValueError`` or ``TypeError`` naming what is allowed.
+    """
     from presages_env.core.aec import CardGameEnv
 
     return CardGameEnv(get_game(name), num_players, render_mode=render_mode, **kwargs)
@@ -40,6 +50,24 @@ def make_vec(
     from presages_env.core.vector import VectorEnv
 
     return VectorEnv(get_game(name), num_envs, num_players, seed=seed, **kwargs)
+
+
+def options(name: str) -> OptionTable:
+    """Every option of game ``name``: its type, default, range and meaning. A list of
+    :class:`~presages_env.core.option_space.OptionInfo` that prints as a table; read without
+    loading the game's rules."""
+    return game_options(name)
+
+
+def _with_every_game_options(doc: str | None) -> str | None:
+    """``doc`` followed by each game's option table, for ``help(make)``."""
+    if doc is None:  # python -OO drops docstrings
+        return None
+    tables = (f"{name}:\n{textwrap.indent(str(options(name)), '    ')}" for name in list_games())
+    return "\n\n".join((inspect.cleandoc(doc), "Options of each game:", *tables))
+
+
+make.__doc__ = _with_every_game_options(make.__doc__)
 
 
 def register_envs() -> None:

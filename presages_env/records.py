@@ -15,6 +15,9 @@ within bounds of size and nesting (:func:`~presages_env.core.files.parse_json`),
 field's exact type, range and size, then re-plays the actions through the rules, refusing
 an illegal action or a stored label, event list or result that disagrees (:func:`replay`
 does the same for a record built in memory). :func:`save` writes a file whole or not at all.
+
+A game played through the AEC env becomes a record with :func:`from_env` (its deal's seed
+is ``env.game_seed``); ``presages_env.ui.replay_page.write_replay_page`` draws any record.
 """
 
 from __future__ import annotations
@@ -107,6 +110,31 @@ def record(
         played.events,
         played.result,
     )
+
+
+def from_env(env: Any, agents: list[str] | None = None) -> GameRecord:
+    """The record of the game ``env`` (a :class:`~presages_env.core.aec.CardGameEnv`, or a
+    PettingZoo wrapper of one) played from its deal to its end; seats are named ``agents``
+    (default: the env's agent ids, ``player_0`` ...).
+
+    Raises ``ValueError`` for a game that is not over by its rules (a record replays a whole
+    game: one cut by ``max_steps`` or ended by an illegal action is not) or that started
+    from a position (``env.actions_since_deal()`` says why).
+    """
+    from presages_env.core.aec import CardGameEnv  # PettingZoo is loaded only when needed
+
+    base = getattr(env, "unwrapped", env)
+    if not isinstance(base, CardGameEnv):
+        raise TypeError(f"from_env needs a presages_env AEC env, got {type(env).__name__}")
+    actions = base.actions_since_deal()
+    if not base.game.is_over(base.get_state()):
+        raise ValueError(
+            f"the game is not over after {len(actions)} actions (cut by max_steps, ended by "
+            "an illegal action or still going): a record replays a game to its end"
+        )
+    names = list(base.possible_agents) if agents is None else agents
+    options = dataclasses.asdict(base.game_options)
+    return record(base.game.name, base.num_players, base.game_seed, actions, names, **options)
 
 
 def play_recorded(

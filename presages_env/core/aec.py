@@ -12,7 +12,7 @@ from pettingzoo import AECEnv
 from presages_env.core import events as ev
 from presages_env.core.actions import check_action
 from presages_env.core.game import Game
-from presages_env.core.header import HDR_CURRENT, HDR_TERMINAL, TRUNCATED, step_of
+from presages_env.core.header import HDR_CURRENT, HDR_TERMINAL, TRUNCATED, seed_of, step_of
 from presages_env.core.validation import MAX_STEP, check_int, checked_state, optional_seed
 from presages_env.core.view import REFEREE_HEADING
 
@@ -35,6 +35,8 @@ class CardGameEnv(AECEnv):
     ``illegal_action`` is ``"raise"`` (default) or ``"terminate"`` (see
     :data:`ILLEGAL_ACTION_MODES`; the offender's info then has ``"illegal_action": True``).
     Rewards are accumulated the PettingZoo way; ``infos`` carry the game's public facts.
+    ``game_seed`` is the seed the game was dealt from and ``actions_since_deal()`` what was
+    played since: the whole game, which ``presages_env.records.from_env`` saves as a record.
     For a game whose kernel writes events, ``events(seat)`` lists what happened as that seat
     saw it, ``observe_public()`` encodes what every seat saw, and
     ``observation_mode="information_state"`` makes the observation the seat's whole history.
@@ -117,6 +119,9 @@ class CardGameEnv(AECEnv):
         self._step_rewards = np.zeros(n, dtype=np.float32)
         self._seed_rng = np.random.default_rng()
         self._info_key: Any = None
+        # every action applied since the deal (or since set_state: then _from_deal is False)
+        self._actions: list[int] = []
+        self._from_deal = False
 
     # ---- PettingZoo API ------------------------------------------------------------------
     def observation_space(self, agent: str) -> spaces.Space:
@@ -147,6 +152,7 @@ class CardGameEnv(AECEnv):
         self._log.clear()
         self.game.kernel.reset_logged(self._state, np.int64(game_seed), self._log.buffer)
         self._start_episode()
+        self._from_deal = True
         self._log.collect()
 
     def step(self, action: Any) -> None:
@@ -168,6 +174,7 @@ class CardGameEnv(AECEnv):
             self._state, np.int64(action), self._step_rewards, self._log.buffer
         )
         self._log.collect()
+        self._actions.append(action)
         self._version += 1
         self._after_transition(agent)
 
@@ -263,6 +270,32 @@ class CardGameEnv(AECEnv):
         self._log.clear()
         self._start_episode()
 
+    @property
+    def game_seed(self) -> int:
+        """The seed this game was dealt from: ``reset(seed=s)`` draws it from ``s`` (so it is
+        not ``s``), and ``game.new_state(n, env.game_seed, **options)`` deals the same game.
+        After ``set_state``, the seed the given position says it was dealt from."""
+        self._require_reset("game_seed")
+        return seed_of(self._state)
+
+    def actions_since_deal(self) -> list[int]:
+        """The actions applied since the deal, in order (a copy): with :attr:`game_seed`,
+        the whole game, which ``presages_env.records.from_env(env)`` records.
+
+        Raises ``ValueError`` for a game started from a position (``set_state`` or
+        ``reset(options={"state": s})``): the actions that led to it are unknown, and a
+        record replays a game from its deal.
+        """
+        self._require_reset("actions_since_deal()")
+        if not self._from_deal:
+            raise ValueError(
+                "this game started from a position given to set_state() or "
+                "reset(options={'state': ...}), not from a deal: the actions that led to it "
+                "are unknown, so it has no record; start games with reset(seed=...) to "
+                "record them"
+            )
+        return list(self._actions)
+
     def action_label(self, action: int) -> str:
         """Human name of ``action`` at the current decision."""
         return self.game.action_label(self._state, action)
@@ -303,6 +336,8 @@ class CardGameEnv(AECEnv):
         return self._mask
 
     def _start_episode(self) -> None:
+        self._actions.clear()
+        self._from_deal = False  # reset() sets it once the deal is written
         self.agents = list(self.possible_agents)
         self.rewards = dict.fromkeys(self.agents, 0.0)
         self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)

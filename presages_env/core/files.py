@@ -100,6 +100,16 @@ def write_text_atomically(path: str | Path, text: str) -> None:
             temporary.unlink(missing_ok=True)
 
 
+RUNS = Path("runs")  # where the command line writes when not told where (git-ignored here)
+
+
+def in_runs(name: str) -> Path:
+    """``runs/<name>`` under the current folder, made if missing: where ``play`` and
+    ``replay`` write their files by default, out of the way of ``git status``."""
+    RUNS.mkdir(exist_ok=True)
+    return RUNS / name
+
+
 def check_output_path(path: str | Path, what: str) -> Path:
     """``path`` if a file can be written there: refused with a ``ValueError`` naming it when
     its folder is missing or not writable, or it is a folder or a device. Checked before

@@ -35,7 +35,7 @@ arrays before calling the kernel, and change nothing when they refuse.
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from types import MappingProxyType, ModuleType
 from typing import Any, ClassVar
 
@@ -55,7 +55,8 @@ from presages_env.core.header import (
     WIDE_LOW,
     step_of,
 )
-from presages_env.core.option_space import Draw
+from presages_env.core.option_space import Draw, describe_options
+from presages_env.core.results import ResultWords, SeatResult, result_words, reward_summary
 from presages_env.core.validation import (
     check_array,
     check_int,
@@ -87,7 +88,8 @@ CARD_TEXT_NAMES = ("card_help", "card_summary", "CARD_NAMES", "RULES_SUMMARY", "
 
 def _check_option_space(cls: type) -> None:
     """Refuse a game whose ``option_space`` does not draw exactly its options: what is
-    explored over every option combination (core/option_space.py) must miss none."""
+    explored over every option combination (core/option_space.py) must miss none; and one
+    whose options are not each described (a default, a range in words, a docstring entry)."""
     space = getattr(cls, "option_space", None)
     options = getattr(cls, "Options", None)
     fields = dataclasses.fields(options) if dataclasses.is_dataclass(options) else ()
@@ -95,12 +97,13 @@ def _check_option_space(cls: type) -> None:
     if not (
         isinstance(space, Mapping)
         and set(space) == names
-        and all(callable(draw) for draw in space.values())
+        and all(isinstance(draw, Draw) for draw in space.values())
     ):
         raise TypeError(
             f"{cls.__name__} needs an option_space mapping each of its options "
             f"{sorted(names)} to a draw (core/option_space.py)"
         )
+    describe_options(options, space)
 
 
 def _check_card_texts(cls: type) -> None:
@@ -143,6 +146,8 @@ class Game:
     """Description of one game; subclasses set the class attributes and sizes."""
 
     name: ClassVar[str]
+    # The game's name as people write it ("Présages"): titles and screens show it, never ``name``.
+    title: ClassVar[str]
     game_id: ClassVar[int]  # stored in the header; unique per game
     min_players: ClassVar[int]
     max_players: ClassVar[int]
@@ -196,6 +201,8 @@ class Game:
                     f"{cls.__name__} must declare state_dtype, one of "
                     f"{[np.dtype(d).name for d in STATE_DTYPES]}, got {dtype!r}"
                 )
+            if not isinstance(getattr(cls, "title", None), str):
+                raise TypeError(f"{cls.__name__} must declare its title, the name people read")
             if not isinstance(getattr(cls, "layout_version", None), int):
                 raise TypeError(f"{cls.__name__} must declare its layout_version (an int)")
             validator = cls.__dict__.get("validator")
@@ -495,6 +502,23 @@ class Game:
         that names no hidden card (a game with hidden decisions overrides this, keeping its
         rule in one place). Replays and seat views show moves through it."""
         return self.action_label(state, action)
+
+    def result_summary(self, state: np.ndarray, totals: Sequence[float]) -> list[SeatResult]:
+        """Each seat's place and score in the game's own terms (rounds won, points, lives)
+        in the finished game ``state``, whose seats earned ``totals`` (their summed rewards).
+        This default ranks the seats by reward; every game words its own."""
+        return reward_summary(totals)
+
+    def result_words(
+        self, state: np.ndarray, totals: Sequence[float], names: Sequence[str]
+    ) -> ResultWords:
+        """Who won the finished game ``state`` and each seat's place and score, in words
+        (seat ``p`` named ``names[p]``): what the terminal and the replay page show."""
+        if not self.is_over(state):
+            raise ValueError(f"the {self.title} game is not over: it has no result yet")
+        cut = state[HDR_TERMINAL] == TRUNCATED
+        reason = "the game reached its step cap" if cut else None
+        return result_words(self.result_summary(state, totals), names, reason)
 
     # The kinds of decision an agent makes, named in the game's terms; what
     # baselines/decision_attribution.py hands to another agent one kind at a time.

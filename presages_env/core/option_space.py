@@ -1,30 +1,51 @@
-"""Each game's option space: every option's whole range, to draw option combinations from.
+"""Each game's option space: every option's whole range, to draw from and to describe.
 
 What must hold for every game a player can set up (the pending-decision tables of
 :mod:`presages_env.core.decision_tables`, the ``legal-states`` fuzz) is explored over
 combinations drawn from ``Game.option_space``, not over a few option sets listed by hand:
 such a list never combined Aciliande's team variant with unequal lives, and the states that
 combination reaches were refused (issue 39). ``option_space`` maps each option's name to a
-draw ``(rng, num_players) -> value`` built from the helpers below; ``Game`` refuses a space
-that does not name exactly its options, so a new option cannot be left out.
+:class:`Draw` built from the helpers below; ``Game`` refuses a space that does not name
+exactly its options, so a new option cannot be left out.
+
+The same space says each range in words, so that an option is declared once (its field and
+default in the game's ``Options`` dataclass, its meaning in that class's docstring, its
+range here) and :func:`describe_options` shows all four to people (``presages_env.options``,
+``help(presages_env.make)``, ``python -m presages_env info``, the docs site).
 """
 
 from __future__ import annotations
 
+import dataclasses
+import inspect
 import math
-from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+import re
+import sys
+import textwrap
+from collections.abc import Callable, Mapping
+from typing import TYPE_CHECKING, Any, NamedTuple
 
-import numpy as np
+if TYPE_CHECKING:  # numpy is not imported with presages_env: help(make) reads these draws
+    import numpy as np
 
-if TYPE_CHECKING:
     from presages_env.core.game import Game
-
-Draw = Callable[[np.random.Generator, int], Any]  # (rng, num_players) -> an option's value
 
 # A combination is redrawn while the game refuses it at the player count (e.g. Aciliande's
 # teams at 5 players); every space here fits within a few draws.
 MAX_DRAWS = 100
+INDENT = " " * 4  # of an option's description under its row
+
+
+@dataclasses.dataclass(frozen=True)
+class Draw:
+    """One option's whole range: called as ``(rng, num_players) -> value`` it draws a value,
+    and ``text`` says the range in words (``integers(1, 99)``: "1 to 99")."""
+
+    function: Callable[[np.random.Generator, int], Any]
+    text: str
+
+    def __call__(self, rng: np.random.Generator, num_players: int) -> Any:
+        return self.function(rng, num_players)
 
 
 def one_of(*values: Any) -> Draw:
@@ -33,20 +54,23 @@ def one_of(*values: Any) -> Draw:
     def draw(rng: np.random.Generator, num_players: int) -> Any:
         return values[int(rng.integers(len(values)))]
 
-    return draw
+    return Draw(draw, _alternatives([repr(value) for value in values]))
 
 
-def integers(low: int, high: int | Callable[[int], int]) -> Draw:
-    """An int of ``[low, high]`` (``high`` may depend on the player count), log-uniform
-    from ``low``: the small values where the rules' corners lie (one life, a one-card hand,
-    a step cap that truncates at once) come as often as the middle and the top of the range."""
+def integers(low: int, high: int | Callable[[int], int], *, high_text: str | None = None) -> Draw:
+    """An int of ``[low, high]``, log-uniform from ``low``: the small values where the
+    rules' corners lie (one life, a one-card hand, a step cap that truncates at once) come as
+    often as the middle and the top of the range. ``high`` may depend on the player count;
+    ``high_text`` then says how (``"22 // players"``)."""
+    if callable(high) and high_text is None:
+        raise TypeError("integers(): a high that depends on the player count needs high_text")
 
     def draw(rng: np.random.Generator, num_players: int) -> int:
         top = high(num_players) if callable(high) else high
         offset = int(math.exp(rng.uniform(0.0, math.log(top - low + 2)))) - 1
         return low + min(offset, top - low)
 
-    return draw
+    return Draw(draw, f"{low} to {high if high_text is None else high_text}")
 
 
 def either(*draws: Draw) -> Draw:
@@ -55,7 +79,7 @@ def either(*draws: Draw) -> Draw:
     def draw(rng: np.random.Generator, num_players: int) -> Any:
         return draws[int(rng.integers(len(draws)))](rng, num_players)
 
-    return draw
+    return Draw(draw, _alternatives([each.text for each in draws]))
 
 
 def per_seat(each: Draw) -> Draw:
@@ -64,7 +88,7 @@ def per_seat(each: Draw) -> Draw:
     def draw(rng: np.random.Generator, num_players: int) -> tuple:
         return tuple(each(rng, num_players) for _ in range(num_players))
 
-    return draw
+    return Draw(draw, f"one per seat, each {each.text}")
 
 
 def distinct(count: int, low: int, high: int) -> Draw:
@@ -73,12 +97,92 @@ def distinct(count: int, low: int, high: int) -> Draw:
     def draw(rng: np.random.Generator, num_players: int) -> tuple[int, ...]:
         return tuple(int(x) + low for x in rng.choice(high - low + 1, count, replace=False))
 
-    return draw
+    return Draw(draw, f"{count} different ints from {low} to {high}")
 
 
-def mapped(draw: Draw, function: Callable[[Any], Any]) -> Draw:
-    """``function`` of the value of ``draw`` (e.g. thousandths of an int)."""
-    return lambda rng, num_players: function(draw(rng, num_players))
+def mapped(draw: Draw, function: Callable[[Any], Any], text: str) -> Draw:
+    """``function`` of the value of ``draw`` (e.g. thousandths of an int), its range ``text``."""
+    return Draw(lambda rng, num_players: function(draw(rng, num_players)), text)
+
+
+def _alternatives(texts: list[str]) -> str:
+    """``a``, ``a or b``, ``a, b or c``."""
+    return " or ".join(filter(None, (", ".join(texts[:-1]), texts[-1])))
+
+
+class OptionInfo(NamedTuple):
+    """One option of a game, as a person reads it."""
+
+    name: str
+    type: str  # the field's annotation, as written (``int | tuple[int, ...]``)
+    default: Any
+    range: str  # the option space's range in words (``1 to 99``)
+    description: str  # the option's entry in the Options docstring
+
+
+class OptionTable(list):
+    """A game's :class:`OptionInfo` list, printed as a table (name, type, default and range
+    on one line, the description wrapped below)."""
+
+    def __str__(self) -> str:
+        if not self:
+            return "(no options)"
+        rows = [("option", "type", "default", "range")]
+        rows += [(o.name, o.type, repr(o.default), o.range) for o in self]
+        widths = [max(map(len, column)) for column in zip(*rows, strict=True)]
+        lines = [_row(rows[0], widths)]
+        for option, row in zip(self, rows[1:], strict=True):
+            lines.append(_row(row, widths))
+            lines += textwrap.wrap(
+                option.description, 88, initial_indent=INDENT, subsequent_indent=INDENT
+            )
+        return "\n".join(lines)
+
+    __repr__ = __str__
+
+
+def _row(cells: tuple[str, ...], widths: list[int]) -> str:
+    return "  ".join(cell.ljust(width) for cell, width in zip(cells, widths, strict=True)).rstrip()
+
+
+def describe_options(options: type, space: Mapping[str, Draw]) -> OptionTable:
+    """Each field of the ``options`` dataclass with its annotation, its default, its range in
+    ``space`` and its entry in the class docstring (``name: what it does``). A field without a
+    default, a range or an entry is a ``TypeError``: an option is declared with all four."""
+    entries = _docstring_entries(options)
+    table = OptionTable()
+    for field in dataclasses.fields(options):
+        draw = space.get(field.name)
+        described = field.name in entries or sys.flags.optimize >= 2  # -OO drops docstrings
+        if field.default is dataclasses.MISSING or not isinstance(draw, Draw) or not described:
+            raise TypeError(
+                f"option {field.name} of {options.__name__} needs a default, a range in the "
+                "option space (core/option_space.py) and an entry in the class docstring"
+            )
+        annotation = field.type if isinstance(field.type, str) else field.type.__name__
+        table.append(
+            OptionInfo(
+                field.name, annotation, field.default, draw.text, entries.get(field.name, "")
+            )
+        )
+    return table
+
+
+def _docstring_entries(options: type) -> dict[str, str]:
+    """The ``name: text`` entries of a class docstring, each entry's indented lines joined."""
+    names = {field.name for field in dataclasses.fields(options)}
+    entries: dict[str, list[str]] = {}
+    current = None
+    for line in inspect.cleandoc(options.__doc__ or "").splitlines():
+        match = re.match(r"(\w+): (.+)", line)
+        if match and match[1] in names:
+            current = entries.setdefault(match[1], [])
+            current.append(match[2])
+        elif current is not None and line.startswith(" "):
+            current.append(line.strip())
+        else:
+            current = None
+    return {name: " ".join(lines) for name, lines in entries.items()}
 
 
 def random_options(game: Game, num_players: int, rng: np.random.Generator) -> dict[str, Any]:

@@ -10,6 +10,9 @@ them, so nothing hidden from it is anywhere in the file. The page's script draws
 they show without an emoji font), and the embedded JSON has ``<``, ``>`` and ``&``
 escaped, so a string from a record (an agent's name) can never become markup.
 
+The title names the game as people write it (``Game.title``) and the result banner says who
+won and each seat's place and score in the game's terms (``Game.result_words``).
+
 The round list comes from the game's ``event_texts.round_title`` (and, where a round has
 bouts, ``bout_title``): game knowledge, worded once. Card help comes from ``Game.card_help``
 for the cards the page names, so a seat's page explains only cards that seat has seen.
@@ -54,10 +57,12 @@ def page_data(rec: records.GameRecord, seat: int | None = None) -> dict[str, Any
         }
         for t, (state, events) in enumerate(zip(states, shown, strict=True))
     ]
+    result = game.result_words(states[-1], rec.result, rec.agents)
     return {
         "game": rec.game,
+        "title": game.title,
         "agents": rec.agents,
-        "result": rec.result,
+        "result": {"headline": result.headline, "lines": list(result.lines)},
         "views": views,
         "frames": frames,
         "rounds": _rounds_played(game, shown),

@@ -8,9 +8,10 @@ label, ``?`` for the rules and keys, ``? <card>`` for a card's text (``Game.card
 to undo their last decision (the game is re-played from its seed and the actions before it,
 so the agents' moves come back exactly), ``q`` to quit. Bad input re-prompts with the reason
 (a number is ASCII digits only: ``str.isdigit`` would take '²'). Long lines wrap, never cut.
-At the end the game is saved as a record (:mod:`presages_env.records`): its path is checked
-before the deal, and if it cannot be written after all, the record goes to a new file in the
-temporary folder, and the screen says where.
+At the end the screen says who won and each seat's place and score (``Game.result_words``),
+and the game is saved as a record (:mod:`presages_env.records`; by default under ``runs/``):
+its path is checked before the deal, and if it cannot be written after all, the record goes
+to a new file in the temporary folder, and the screen says where.
 """
 
 from __future__ import annotations
@@ -30,9 +31,9 @@ from rich.text import Text
 import presages_env
 from presages_env import records
 from presages_env.agents.specs import make_agent
-from presages_env.core.files import check_output_path
+from presages_env.core.files import check_output_path, in_runs
 from presages_env.core.game import Game
-from presages_env.core.header import HDR_CURRENT, seed_of
+from presages_env.core.header import HDR_CURRENT
 from presages_env.core.validation import check_int, check_seed, offset_seed, parse_decimal
 from presages_env.core.view import TableView
 
@@ -60,14 +61,15 @@ def play(
     **options: Any,
 ) -> records.GameRecord | None:
     """Play one game with the human at ``seat``; the other seats take ``opponents`` in
-    turn (cycled). Returns the record (also saved to ``record_path``), or None on quit."""
+    turn (cycled). Returns the record (also saved to ``record_path``, by default
+    ``runs/<game>-<seed>.json``), or None on quit."""
     console = console or Console(highlight=False)
     ask = ask or console.input
     game = presages_env.get_game(game_name)
     n = game.check_num_players(game.default_players if num_players is None else num_players)
     seat = check_int(seat, "seat", 0, n - 1)
     seed = check_seed(seed)
-    path = check_output_path(record_path or f"{game_name}-{seed}.json", "the record path")
+    path = check_output_path(record_path or in_runs(f"{game_name}-{seed}.json"), "the record path")
     if not opponents:
         raise ValueError("name at least one opponent agent (random, heuristic, search, ppo)")
     names: list[str] = []
@@ -84,10 +86,11 @@ def play(
     except Quit:
         console.print("You left the game; no record saved.")
         return None
-    rec = records.record(game_name, n, session.kernel_seed, session.actions, names, **options)
+    rec = records.from_env(session.env, names)
     saved = _save(rec, path, console)
-    result = ", ".join(f"{name} {score:+g}" for name, score in zip(names, rec.result, strict=True))
-    console.print(Text(f"Game over: {result}. Record saved to {saved}"))
+    words = game.result_words(session.env.get_state(), rec.result, names)
+    lines = [f"Game over: {words.headline}.", *(f"  {line}" for line in words.lines)]
+    console.print(Text("\n".join([*lines, f"Record saved to {saved}"])))
     return rec
 
 
@@ -117,7 +120,6 @@ class _Session:
         # each human decision: its index in actions, and the events shown before it
         self.human_turns: list[tuple[int, int]] = []
         self._restart([])
-        self.kernel_seed = seed_of(self.env.get_state())
 
     def _restart(self, actions: list[int]) -> None:
         self.env.reset(seed=self.seed)

@@ -13,7 +13,16 @@ import numpy as np
 import pytest
 
 import presages_env
-from presages_env.core.option_space import distinct, integers, per_seat, random_options
+from presages_env.core.option_space import (
+    describe_options,
+    distinct,
+    either,
+    integers,
+    mapped,
+    one_of,
+    per_seat,
+    random_options,
+)
 
 GAMES = presages_env.list_games()
 
@@ -44,7 +53,7 @@ def test_integers_reach_both_ends_of_the_range_and_stay_in_it():
     values = [integers(1, 99)(rng, 4) for _ in range(2000)]
     assert min(values) == 1 and max(values) == 99
     assert sum(v <= 3 for v in values) > 400  # the small values where the corners are
-    sizes = {integers(1, lambda n: 22 // n)(rng, 7) for _ in range(500)}
+    sizes = {integers(1, lambda n: 22 // n, high_text="22 // n")(rng, 7) for _ in range(500)}
     assert sizes == {1, 2, 3}
 
 
@@ -66,3 +75,50 @@ def test_a_game_must_describe_every_option():
     with pytest.raises(TypeError, match="option_space.*jokers"):
         attributes = {"kernel": president.kernel, "validator": president.validator}
         type("Forgetful", (type(president),), {**attributes, "Options": MoreOptions})
+
+
+def test_each_draw_says_its_range_in_words():
+    assert integers(1, 99).text == "1 to 99"
+    assert one_of(False, True).text == "False or True"
+    assert one_of("sun", "moon", "random").text == "'sun', 'moon' or 'random'"
+    assert one_of(None).text == "None"
+    sizes = integers(1, lambda n: 22 // n, high_text="22 // players")
+    assert either(one_of(None), sizes).text == "None or 1 to 22 // players"
+    assert per_seat(integers(1, 5)).text == "one per seat, each 1 to 5"
+    assert distinct(3, 0, 21).text == "3 different ints from 0 to 21"
+    assert mapped(integers(0, 10), lambda x: x / 10, "0 to 1 by tenths").text == "0 to 1 by tenths"
+
+
+def test_a_range_set_by_the_player_count_must_say_how():
+    with pytest.raises(TypeError, match="high_text"):
+        integers(1, lambda n: 22 // n)
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_every_option_is_described_with_its_default_range_and_meaning(name):
+    game = presages_env.get_game(name)
+    table = describe_options(game.Options, game.option_space)
+    fields = dataclasses.fields(game.Options)
+    assert [o.name for o in table] == [f.name for f in fields]
+    assert [o.default for o in table] == [f.default for f in fields]
+    assert all(o.type and o.range and o.description for o in table)
+    assert table == presages_env.options(name)  # the same, read without the rules
+
+
+def test_an_option_missing_from_the_docstring_is_refused_at_class_definition():
+    """Declared once means all of it: an option nobody explained would reach help() blank."""
+    president = presages_env.get_game("president")
+
+    @dataclasses.dataclass(frozen=True)
+    class Undescribed:
+        """Options with one entry only.
+
+        num_manches: manches in the match.
+        """
+
+        num_manches: int = 1
+        reward_scheme: str = "places"
+
+    attributes = {"kernel": president.kernel, "validator": president.validator}
+    with pytest.raises(TypeError, match="reward_scheme.*docstring"):
+        type("Unexplained", (type(president),), {**attributes, "Options": Undescribed})

@@ -20,17 +20,19 @@ pytest.importorskip("sb3_contrib", reason="the trainers need the train extra")
 import presages_env  # noqa: E402
 from presages_env.agents.ppo import shipped_checkpoint  # noqa: E402
 from presages_env.fuzzing.training_settings import (  # noqa: E402
+    TRAINERS,
     LyingFloat,
     LyingInt,
     fuzz_training_settings,
 )
-from presages_env.training import batched_ppo, self_play  # noqa: E402
+from presages_env.training import batched_ppo, dmc, self_play  # noqa: E402
 from presages_env.training.batched_ppo import (  # noqa: E402
     BatchedPPOConfig,
     check_config,
     game_config,
     train_batched,
 )
+from presages_env.training.dmc import DMCConfig  # noqa: E402
 from presages_env.training.self_play import TrainConfig, check_train_config, train  # noqa: E402
 from presages_env.training.settings import config_json, seconds_argument  # noqa: E402
 
@@ -217,6 +219,14 @@ def test_every_setting_of_both_configs_has_a_rule():
         assert set(module.SETTINGS) == {field.name for field in dataclasses.fields(config)}
         module_check = check_train_config if config is TrainConfig else check_config
         module_check(config())  # the defaults pass their own rules
+
+
+def test_the_fuzz_covers_every_trainers_config(tmp_path):
+    """Deep Monte-Carlo's settings were left out: its hostile values were never fuzzed."""
+    configs = {type(trainer.base("president", str(tmp_path))) for trainer in TRAINERS}
+    assert configs == {TrainConfig, BatchedPPOConfig, DMCConfig}
+    dmc_trainer = next(trainer for trainer in TRAINERS if trainer.name == "DMCConfig")
+    assert (dmc_trainer.check, dmc_trainer.entry) == (dmc.check_config, dmc.train_dmc)
 
 
 @pytest.mark.parametrize("game", presages_env.list_games())

@@ -45,6 +45,21 @@ def test_the_page_is_self_contained_and_escapes_the_record(name, tmp_path):
     assert not re.search(r"<[a-z]+[^>]*\ssrc=", html)  # no tag loads anything
 
 
+@pytest.mark.parametrize("name", presages_env.list_games())
+def test_the_title_and_banner_say_the_game_and_who_won_in_words(name):
+    """The title read ``president — ... — result -0.3333333432674408 / 1 / ...``: it names
+    the game as it is written, and the banner says who won and each seat's place and score."""
+    rec = sample_record(name)
+    game = presages_env.get_game(name)
+    data = page_data(rec)
+    assert data["title"] == game.title
+    words = game.result_words(records.replay(rec)[-1], rec.result, rec.agents)
+    assert data["result"] == {"headline": words.headline, "lines": list(words.lines)}
+    assert words.headline.endswith(" won") or words.headline.startswith(("A draw", "No winner"))
+    assert len(words.lines) == rec.num_players
+    assert not re.search(r"\d\.\d{3}", json.dumps(data["result"], ensure_ascii=False))
+
+
 def test_a_tampered_record_is_refused(tmp_path, capsys):
     rec = sample_record("president")
     data = rec.to_json()
@@ -92,7 +107,8 @@ def test_the_page_steps_through_the_game_in_a_real_browser(name, tmp_path):
     from selenium.webdriver.support.ui import Select
 
     path = tmp_path / "game.json"
-    records.save(sample_record(name), path)
+    rec = sample_record(name)
+    records.save(rec, path)
     main(["replay", str(path), "-o", str(tmp_path / "game.html")])
     driver = browser()
     try:
@@ -115,7 +131,14 @@ def test_the_page_steps_through_the_game_in_a_real_browser(name, tmp_path):
         driver.find_element(By.ID, "last").click()
         shown, total = re.match(r"step (\d+) / (\d+)", counter.text).groups()
         assert shown == total and int(total) > 6
-        assert EVIL in driver.find_element(By.ID, "title").text  # shown as text
+        title = driver.find_element(By.ID, "title").text
+        assert EVIL in title  # shown as text
+        result = page_data(rec)["result"]
+        game_title = presages_env.get_game(name).title
+        assert title.startswith(f"{game_title} \u2014 ") and driver.title == f"{game_title} replay"
+        assert driver.find_element(By.ID, "winner").text == result["headline"]
+        places = [li.text for li in driver.find_elements(By.CSS_SELECTOR, "#places li")]
+        assert places == [" ".join(line.split()) for line in result["lines"]]
         assert not driver.find_elements(By.TAG_NAME, "img")
         errors = [e for e in driver.get_log("browser") if e["level"] == "SEVERE"]
         assert not errors, errors

@@ -79,6 +79,7 @@ def test_a_whole_game_is_played_from_the_terminal(name, tmp_path):
         if child.expect([prompt, "Record saved to", pexpect.EOF]) != 0:
             break
         assert moves < 2_000, "the game did not end"
+    end = ANSI.sub("", child.before)
     child.expect(pexpect.EOF)
     child.close()
     assert child.exitstatus == 0, child.before
@@ -87,6 +88,10 @@ def test_a_whole_game_is_played_from_the_terminal(name, tmp_path):
     assert records.replay(rec)  # the saved game replays to its stored result
     human = [m for m in rec.actions if m["seat"] == 1]
     assert len(human) == moves
+    game = presages_env.get_game(name)
+    words = game.result_words(records.replay(rec)[-1], rec.result, rec.agents)
+    assert f"Game over: {words.headline}." in end  # who won, then each seat's place
+    assert all(line in end for line in words.lines) and "you (P1)" in end, end
 
 
 # ---- bad input and bad arguments (issue 27, defect 8) ---------------------------------------
@@ -258,6 +263,33 @@ def test_the_hand_panel_shows_only_the_seats_own_cards(name):
         assert not leaked, leaked
         mask = env.observe(env.possible_agents[seat])["action_mask"]
         env.step(int(rng.choice(np.flatnonzero(mask))))
+
+
+# ---- the end in words, files under runs/ (issue 42, items 3 and 4) ----------------------------
+def test_the_end_says_who_won_and_play_and_replay_write_under_runs(tmp_path, monkeypatch, capsys):
+    """The end read ``Game over: you -1, ppo +0.333333, ...`` and the record landed in the
+    current folder: the end names the winners and each seat's place and score, and ``play``
+    and ``replay`` write under ``runs/`` and say where."""
+    from rich.console import Console
+
+    from presages_env.__main__ import main
+    from presages_env.ui.terminal import play
+
+    monkeypatch.chdir(tmp_path)
+    screen = io.StringIO()
+    console = Console(file=screen, width=200)
+    rec = play("president", 0, ["random"], seed=5, console=console, ask=lambda prompt: "1")
+    saved = Path("runs", "president-5.json")
+    assert records.load(saved) == rec
+    end = screen.getvalue().split("Game over: ")[-1].splitlines()
+    assert re.fullmatch(r".+ \(P\d\)( and .+ \(P\d\))* won\.", end[0]), end
+    assert [line.split()[0] for line in end[1:5]] == ["1st", "2nd", "3rd", "4th"]
+    assert any("you (P0): " in line for line in end[1:5])
+    assert not re.search(r"\d\.\d{3}", "\n".join(end))
+    assert end[5] == f"Record saved to {saved}"
+    assert main(["replay", str(saved)]) == 0
+    assert capsys.readouterr().out == f"wrote {Path('runs', 'president-5.html')}\n"
+    assert sorted(p.name for p in Path("runs").iterdir()) == ["president-5.html", saved.name]
 
 
 # ---- Ctrl-C at start-up, and a record path that cannot be written (issue 39, defect 6) -----

@@ -11,24 +11,28 @@ Action space (47 actions, the same at every decision; the mask selects):
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Iterable, Sequence
-from typing import Any, Literal
+from typing import Any
 
 import numpy as np
 
 from presages_env.core.game import Game
 from presages_env.core.header import HDR_CURRENT, HDR_NUM_PLAYERS, HDR_TERMINAL, seed_of
-from presages_env.core.option_space import distinct, either, integers, one_of, per_seat
+from presages_env.core.results import SeatResult, counted, places_by
 from presages_env.core.state_io import apply_actions
 from presages_env.games.aciliande import action_features, card_text, event_text, view
 from presages_env.games.aciliande import kernel as k
+from presages_env.games.aciliande import options as aciliande_options
 from presages_env.games.aciliande import validate as v
-from presages_env.games.aciliande.cards import DEFAULT_GODDESSES, NUM_CARDS, card_name
+from presages_env.games.aciliande.cards import NUM_CARDS, card_name
+from presages_env.games.aciliande.options import (
+    MAX_LIVES,
+    MAX_STAKE,
+    TIEBREAK_NAMES,
+    AciliandeOptions,
+)
 
-MAX_LIVES = 99
-MAX_STAKE = 1000
-TIEBREAKS = {"lives": k.TIEBREAK_LIVES, "share": k.TIEBREAK_SHARE}
+TIEBREAKS = dict(zip(TIEBREAK_NAMES, (k.TIEBREAK_LIVES, k.TIEBREAK_SHARE), strict=True))
 
 NUM_ACTIONS = k.NUM_ACTIONS
 TAKE = k.ACT_TAKE
@@ -45,30 +49,6 @@ END_REASONS = (
     "one team left",
 )
 DECLARATIONS = ("", "take", "leave")
-
-
-@dataclasses.dataclass(frozen=True)
-class AciliandeOptions:
-    """Options of an Aciliande game (defaults from the rules specification).
-
-    goddesses: the three major arcana that are Goddesses (default II, III, XVII).
-    lives: life cards each player starts with: one int for everybody (default 3, 1 to 99)
-        or one int per player (a handicap).
-    stake: coins each player puts in the pot (default 1, up to 1000).
-    fixed_hand_size: ``None`` (default) lets the dealer choose the hand size of every
-        ordinary manche; an int fixes it for the whole game (1 to 22 // players).
-    teams: team variant (4 or 6 players; partners are the even seats and the odd seats):
-        a team must make the sum of its members' bids. Default ``False``.
-    duel_tiebreak: both duellists still in after the third duel manche: ``"lives"``
-        (default: more life cards wins, equal lives share) or ``"share"`` (always share).
-    """
-
-    goddesses: tuple[int, int, int] = DEFAULT_GODDESSES
-    lives: int | tuple[int, ...] = 3
-    stake: int = 1
-    fixed_hand_size: int | None = None
-    teams: bool = False
-    duel_tiebreak: Literal["lives", "share"] = "lives"
 
 
 def _is_int(value: Any) -> bool:
@@ -90,20 +70,14 @@ def _lives_per_seat(lives: Any, num_players: int) -> list[int]:
 
 class AciliandeGame(Game):
     name = "aciliande"
+    title = "Aciliande"
     game_id = 3
     min_players = 2
     max_players = 7
     default_players = 4
     obs_dtype = np.int16
     Options = AciliandeOptions
-    option_space = {
-        "goddesses": distinct(k.NUM_GODDESSES, 0, NUM_CARDS - 1),
-        "lives": either(integers(1, MAX_LIVES), per_seat(integers(1, MAX_LIVES))),
-        "stake": integers(1, MAX_STAKE),
-        "fixed_hand_size": either(one_of(None), integers(1, lambda n: NUM_CARDS // n)),
-        "teams": one_of(False, True),  # 4 or 6 players only: redrawn at other counts
-        "duel_tiebreak": one_of(*TIEBREAKS),
-    }
+    option_space = aciliande_options.option_space
     state_dtype = k.STATE_DTYPE
     layout_version = 2
     # random rollouts misjudge bids over a whole game: search loses to the heuristic with them
@@ -227,6 +201,24 @@ class AciliandeGame(Game):
                 "end_reason": END_REASONS[int(state[k.END_REASON])],
             }
             for seat in range(n)
+        ]
+
+    def result_summary(self, state: np.ndarray, totals: Sequence[float]) -> list[SeatResult]:
+        """The seats that share the pot first (their team in the variant), then the others
+        by the life cards they kept."""
+        n = int(state[HDR_NUM_PLAYERS])
+        lives = [int(x) for x in state[k.LIVES : k.LIVES + n]]
+        coins = [int(x) for x in state[k.COINS : k.COINS + n]]
+        places = places_by([(coins[s] > 0, lives[s]) for s in range(n)])
+        team = [f"team {'AB'[s % 2]}, " if state[k.OPT_TEAMS] else "" for s in range(n)]
+        return [
+            SeatResult(
+                s,
+                places[s],
+                f"{team[s]}{counted(lives[s], 'life', 'lives')} left, "
+                f"{counted(coins[s], 'coin')} from the pot",
+            )
+            for s in range(n)
         ]
 
     def action_label(self, state: np.ndarray, action: int) -> str:

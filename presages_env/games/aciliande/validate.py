@@ -48,6 +48,7 @@ from presages_env.core.header import HDR_CURRENT, HDR_NUM_PLAYERS, HDR_TERMINAL
 from presages_env.core.validation import SlotReader
 from presages_env.games.aciliande import kernel as k
 from presages_env.games.aciliande.cards import NUM_CARDS
+from presages_env.games.aciliande.options import MAX_LIVES, MAX_STAKE
 
 NODE_NAMES = ("HAND_SIZE", "BID", "PLAY", "DECLARE", "GAME_OVER")
 
@@ -55,13 +56,6 @@ NODE_NAMES = ("HAND_SIZE", "BID", "PLAY", "DECLARE", "GAME_OVER")
 def validate_state(state: np.ndarray) -> None:
     """Raise :class:`~presages_env.core.validation.InvalidStateError` for the first bad slot."""
     _AciliandeCheck(state).run()
-
-
-def _option_bounds() -> tuple[int, int]:
-    """``MAX_LIVES`` and ``MAX_STAKE``, imported late: ``game.py`` imports this module."""
-    from presages_env.games.aciliande.game import MAX_LIVES, MAX_STAKE
-
-    return MAX_LIVES, MAX_STAKE
 
 
 def _next_seat(flags: list[int], seat: int) -> int:
@@ -153,14 +147,13 @@ class _AciliandeCheck:
 
     def check_options(self) -> None:
         reader, n = self.reader, self.n
-        self.max_lives, max_stake = _option_bounds()
         goddesses = reader.many("OPT_GODDESSES", k.OPT_GODDESSES, k.NUM_GODDESSES, 0, NUM_CARDS - 1)
         for i in range(1, k.NUM_GODDESSES):
             if goddesses[i] in goddesses[:i]:
                 self.fail(f"OPT_GODDESSES[{i}]", k.OPT_GODDESSES + i, "the Goddesses are 3 cards")
         self.goddesses = frozenset(goddesses)
-        self.seat_block("OPT_LIVES", k.OPT_LIVES, 1, self.max_lives, 0)
-        self.stake = reader.one("OPT_STAKE", k.OPT_STAKE, 1, max_stake)
+        self.seat_block("OPT_LIVES", k.OPT_LIVES, 1, MAX_LIVES, 0)
+        self.stake = reader.one("OPT_STAKE", k.OPT_STAKE, 1, MAX_STAKE)
         self.fixed = reader.one("OPT_FIXED_HAND", k.OPT_FIXED_HAND, 0, NUM_CARDS // n)
         self.teams = reader.one("OPT_TEAMS", k.OPT_TEAMS, 0, 1)
         if self.teams and n not in (4, 6):
@@ -168,14 +161,14 @@ class _AciliandeCheck:
         self.tiebreak = reader.one("OPT_TIEBREAK", k.OPT_TIEBREAK, 0, 1)
 
     def check_seat_blocks(self) -> None:
-        most, pot = self.max_lives, self.n * self.stake
+        pot = self.n * self.stake
         blocks = (  # name, offset, range, value of the seats beyond the player count
-            ("LIVES", k.LIVES, 0, most, 0),
+            ("LIVES", k.LIVES, 0, MAX_LIVES, 0),
             ("ALIVE", k.ALIVE, 0, 1, 0),
             ("IN_MANCHE", k.IN_MANCHE, 0, 1, 0),
             ("BIDS", k.BIDS, -1, k.MAX_TRICKS, -1),
             ("TRICKS", k.TRICKS, 0, k.MAX_TRICKS, 0),
-            ("LOST_LAST", k.LOST_LAST, 0, most, 0),
+            ("LOST_LAST", k.LOST_LAST, 0, MAX_LIVES, 0),
             ("COINS", k.COINS, 0, pot, 0),
             ("DRAW", k.DRAW, -1, NUM_CARDS - 1, -1),
         )
@@ -198,7 +191,7 @@ class _AciliandeCheck:
         self.trick_goddesses = reader.one("TRICK_GODDESSES", k.TRICK_GODDESSES, 0, 3)
         self.duel = reader.one("DUEL", k.DUEL, 0, 1)
         self.face_up = reader.one("FACE_UP", k.FACE_UP, 0, k.DUEL_MANCHES)
-        reader.one("MANCHE", k.MANCHE, 1, n * self.max_lives + 1)  # each manche costs a life
+        reader.one("MANCHE", k.MANCHE, 1, n * MAX_LIVES + 1)  # each manche costs a life
         reader.one("POT", k.POT, n * self.stake, n * self.stake)
         # scored: the game ended after the last trick of a manche (not on a third Goddess)
         self.scored = self.terminal and self.end != k.END_THIRD_GODDESS

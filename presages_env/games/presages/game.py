@@ -7,7 +7,6 @@ Actions (45, the same at every decision node; the mask selects):
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Iterable, Sequence
 from typing import Any
 
@@ -22,15 +21,17 @@ from presages_env.core.header import (
     wide_slots,
     wide_value,
 )
-from presages_env.core.option_space import integers, mapped, one_of
+from presages_env.core.results import SeatResult, counted, places_by
 from presages_env.core.state_io import apply_actions
 from presages_env.core.validation import check_int, check_seed
 from presages_env.games.presages import action_features, event_text, view
 from presages_env.games.presages import card_text as card_words
 from presages_env.games.presages import kernel as k
+from presages_env.games.presages import options as presages_options
 from presages_env.games.presages import validate as v
 from presages_env.games.presages.cards import NUM_CARDS, is_absolute
 from presages_env.games.presages.event_text import DIRECTION_NAMES, card_text, logged_text
+from presages_env.games.presages.options import PresagesOptions
 
 CARD_ACTION_BASE = k.CARD_ACTION_BASE
 SEAT_ACTION_BASE = k.SEAT_ACTION_BASE
@@ -69,34 +70,6 @@ def card_action(value: int) -> int:
 def seat_action(seat: int) -> int:
     """The action naming ``seat`` (0..5)."""
     return SEAT_ACTION_BASE + check_int(seat, "a seat", 0, k.MAX_SEATS - 1)
-
-
-@dataclasses.dataclass(frozen=True)
-class PresagesOptions:
-    """Options of a Présages game; the defaults are the rules of the spec (section 9).
-
-    pride_carries_into_next_round: Pride played in the last bout of a round makes its left
-        neighbour start the next round, instead of the player who won the round (§4.2, G4).
-    bout_winner_is_placer: the bout is won by whoever placed the winning card from their
-        hand, instead of the player it lies in front of (the printed wording, G1). Only
-        differs after Dream, Betrayal or Jealousy moved the card.
-    dream_reply_resolved_by_target: the ⚡ of the card a Dream target places in front of the
-        Dream player is resolved by the target, instead of the Dream player (G2).
-    betrayal_law_judged_before_take: Law binds Betrayal's gift as judged before the take, so
-        taking Law does not free the gift (Game Park, G3).
-    reveal_all_hands_at_round_end: every hand, not only the ≤ 1-card hands, is shown to all
-        players when a round ends (Game Park, G5).
-    round_reward: per-round shaping: at each round end every member of the winning team gets
-        ``+round_reward`` and everyone else ``-round_reward`` (0 to 1, in steps of 0.001), on
-        top of the ±1 at game end.
-    """
-
-    pride_carries_into_next_round: bool = False
-    bout_winner_is_placer: bool = False
-    dream_reply_resolved_by_target: bool = False
-    betrayal_law_judged_before_take: bool = False
-    reveal_all_hands_at_round_end: bool = False
-    round_reward: float = 0.0
 
 
 _FLAG_SLOTS = {
@@ -161,16 +134,14 @@ for _kind, _nodes in enumerate(_KIND_OF_NODE.values()):
 
 class PresagesGame(Game):
     name = "presages"
+    title = "Présages"
     game_id = 2
     min_players = 4
     max_players = 6
     default_players = 4
     obs_dtype = np.int8
     Options = PresagesOptions
-    option_space = {
-        **{name: one_of(False, True) for name in _FLAG_SLOTS},
-        "round_reward": mapped(integers(0, 1000), lambda milli: milli / 1000),
-    }
+    option_space = presages_options.option_space
     state_dtype = k.STATE_DTYPE
     layout_version = 3
     kernel = k
@@ -312,6 +283,17 @@ class PresagesGame(Game):
             "winning_team": winning_team(state),
         }
         return [dict(public, team=public["teams"][p]) for p in range(n)]
+
+    def result_summary(self, state: np.ndarray, totals: Sequence[float]) -> list[SeatResult]:
+        """The winning team's seats first, then the others by their team's rounds won; the
+        score is the team's rounds won (its laurels)."""
+        team, won = teams(state), rounds_won(state)
+        winner = winning_team(state)
+        places = places_by([(team[s] == winner, won[team[s]]) for s in range(len(team))])
+        return [
+            SeatResult(s, places[s], f"team {team[s]}, {counted(won[team[s]], 'round')} won")
+            for s in range(len(team))
+        ]
 
     def action_label(self, state: np.ndarray, action: int) -> str:
         node = node_name(state)

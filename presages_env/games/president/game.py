@@ -2,52 +2,46 @@
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Iterable, Sequence
-from typing import Literal
 
 import numpy as np
 
 from presages_env.core.game import Game
 from presages_env.core.header import HDR_CURRENT, HDR_NUM_PLAYERS, HDR_TERMINAL, seed_of
-from presages_env.core.option_space import integers, one_of
+from presages_env.core.results import SeatResult, counted, places_by
 from presages_env.core.validation import check_int
 from presages_env.games.president import action_features, card_text, event_text, view
 from presages_env.games.president import kernel as k
+from presages_env.games.president import options as president_options
 from presages_env.games.president import validate as v
-from presages_env.games.president.cards import NUM_CARDS, NUM_RANKS, RANK_NAMES, SET_NAMES, SUITS
+from presages_env.games.president.cards import (
+    NUM_CARDS,
+    NUM_RANKS,
+    PLACE_TITLES,
+    RANK_NAMES,
+    SET_NAMES,
+    SUITS,
+)
+from presages_env.games.president.options import (
+    MAX_MANCHES,
+    REWARD_SCHEME_NAMES,
+    PresidentOptions,
+)
 
-REWARD_SCHEMES = {"places": k.REWARD_PLACES, "match": k.REWARD_MATCH, "points": k.REWARD_POINTS}
-MAX_MANCHES = 60
-
-
-@dataclasses.dataclass(frozen=True)
-class PresidentOptions:
-    """Options of a Président match.
-
-    num_manches: manches in the match (1 to 60). Default 1: one manche is one episode.
-    reward_scheme: ``"places"`` (default; zero-sum after every manche, linear in the
-        finishing place from +1 for the Président to -1 for the last), ``"match"``
-        (zero-sum at the end of the match: the best seed score wins, ties share), or
-        ``"points"`` (the seed's 2 points for 1st and 1 for 2nd after each manche; not
-        zero-sum).
-    """
-
-    num_manches: int = 1
-    reward_scheme: Literal["places", "match", "points"] = "places"
+REWARD_SCHEMES = dict(
+    zip(REWARD_SCHEME_NAMES, (k.REWARD_PLACES, k.REWARD_MATCH, k.REWARD_POINTS), strict=True)
+)
 
 
 class PresidentGame(Game):
     name = "president"
+    title = "Président"
     game_id = 1
     min_players = 3
     max_players = 6
     default_players = 4
     Options = PresidentOptions
-    option_space = {
-        "num_manches": integers(1, MAX_MANCHES),
-        "reward_scheme": one_of(*REWARD_SCHEMES),
-    }
+    option_space = president_options.option_space
     state_dtype = k.STATE_DTYPE
     layout_version = 3  # 3: the deal scratch becomes the play record (PLAYED_BY)
     kernel = k
@@ -114,6 +108,21 @@ class PresidentGame(Game):
             }
             for p in range(n)
         ]
+
+    def result_summary(self, state: np.ndarray, totals: Sequence[float]) -> list[SeatResult]:
+        """One manche: the order the seats went out, with their title (Président ...). A
+        match: the seed points (2 for 1st, 1 for 2nd each manche); equal points share."""
+        n, manches = int(state[HDR_NUM_PLAYERS]), int(state[k.OPT_NUM_MANCHES])
+        points = [int(x) for x in state[k.SCORE : k.SCORE + n]]
+        finished = [int(x) for x in state[k.LAST_PLACE : k.LAST_PLACE + n]]
+        if manches == 1:
+            places = [place + 1 for place in finished]
+            titles = [f" ({PLACE_TITLES[p]})" if p < len(PLACE_TITLES) else "" for p in finished]
+            scores = [f"{counted(x, 'point')}{t}" for x, t in zip(points, titles, strict=True)]
+        else:
+            places = places_by([(x,) for x in points])
+            scores = [f"{counted(x, 'point')} in {manches} manches" for x in points]
+        return [SeatResult(p, places[p], scores[p]) for p in range(n)]
 
     def action_label(self, state: np.ndarray, action: int) -> str:
         if action == k.ACTION_PASS:

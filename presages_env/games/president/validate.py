@@ -41,8 +41,8 @@ from presages_env.core.header import HDR_CURRENT, HDR_NUM_PLAYERS, HDR_TERMINAL
 from presages_env.core.validation import SlotReader
 from presages_env.games.president import kernel as k
 from presages_env.games.president.cards import NUM_CARDS, NUM_RANKS, SUITS
+from presages_env.games.president.options import MAX_MANCHES
 
-MAX_MANCHES = 60  # as PresidentOptions allows
 POINTS_PER_MANCHE = 3  # 2 for the Président, 1 for the Vice-président
 NO_ONE = -1
 _EXCHANGE_SLOTS = (

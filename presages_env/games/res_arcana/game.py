@@ -11,7 +11,6 @@ legal action at the pending decision; docs/res_arcana.md has the full layout.
 
 from __future__ import annotations
 
-import dataclasses
 import itertools
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
@@ -27,13 +26,14 @@ from presages_env.core.header import (
     seed_of,
     step_of,
 )
-from presages_env.core.option_space import integers, one_of
+from presages_env.core.results import SeatResult, counted, places_by
 from presages_env.core.state_io import apply_actions
 from presages_env.core.validation import check_int, check_seed, checked_state
 from presages_env.games.res_arcana import action_features, card_text, event_text, view
 from presages_env.games.res_arcana import cards as cd
 from presages_env.games.res_arcana import kernel as k
 from presages_env.games.res_arcana import layout as lay
+from presages_env.games.res_arcana import options as res_arcana_options
 from presages_env.games.res_arcana import validate as v
 from presages_env.games.res_arcana.cards import (
     ESSENCE_NAMES,
@@ -47,6 +47,7 @@ from presages_env.games.res_arcana.cards import (
 from presages_env.games.res_arcana.effects import placement_discounts
 from presages_env.games.res_arcana.event_kinds import max_episode_events
 from presages_env.games.res_arcana.event_text import TARGET_KIND_NAMES
+from presages_env.games.res_arcana.options import PLACE_FACES, ResArcanaOptions
 from presages_env.games.res_arcana.phases import begin_collect, clear_game, holdings
 
 NUM_ACTIONS = lay.NUM_ACTIONS
@@ -59,7 +60,6 @@ LOOK_OWN_DECK = lay.A_LOOK_OWN
 LOOK_MONUMENTS = lay.A_LOOK_MONUMENTS
 CLAIM_MONUMENT_TOP = lay.A_CLAIM_MONUMENT_TOP
 
-PLACE_FACES = ("sun", "moon", "random")
 NODE_NAMES = (
     "ACTION",
     "PAY",
@@ -137,38 +137,16 @@ def order_action(order: int) -> int:
     return lay.A_ORDER + check_int(order, "an order", 0, lay.NUM_ORDERS - 1)
 
 
-# ---- options -------------------------------------------------------------------------------
-@dataclasses.dataclass(frozen=True)
-class ResArcanaOptions:
-    """Options of a Res Arcana game; the defaults are the first game of the rules.
-
-    places_of_power: which face of each Place of Power tile is used: ``"sun"`` (the first
-        game, decision 6), ``"moon"``, or ``"random"`` per tile (later games).
-    starter_sets: the first-game variant (§2.7): each seat gets a random starter set (its
-        mage in play and 3 cards in hand) and 5 unseen random artifacts as its deck; no
-        mage is chosen.
-    step_cap: decisions after which a game still going is truncated (no winner, zero
-        rewards); random play ends far sooner (see docs/res_arcana.md).
-    """
-
-    places_of_power: str = "sun"
-    starter_sets: bool = False
-    step_cap: int = lay.DEFAULT_STEP_CAP
-
-
 class ResArcanaGame(Game):
     name = "res_arcana"
+    title = "Res Arcana"
     game_id = 4
     min_players = 2
     max_players = 4
     default_players = 4
     obs_dtype = np.int8
     Options = ResArcanaOptions
-    option_space = {
-        "places_of_power": one_of(*PLACE_FACES),
-        "starter_sets": one_of(False, True),
-        "step_cap": integers(1, lay.MAX_STEP_CAP),
-    }
+    option_space = res_arcana_options.option_space
     truncates_itself = True
     state_dtype = k.STATE_DTYPE
     layout_version = 3  # 3: what seats know of decks and monuments (exact sample_world)
@@ -247,6 +225,15 @@ class ResArcanaGame(Game):
             }
             for s in range(n)
         ]
+
+    def result_summary(self, state: np.ndarray, totals: Sequence[float]) -> list[SeatResult]:
+        """The winners first (the most victory points, ties broken by the rules), then the
+        others by their victory points."""
+        n = _n(state)
+        points = _summary(state)[:n].tolist()
+        won = winners(state)
+        places = places_by([(s in won, points[s]) for s in range(n)])
+        return [SeatResult(s, places[s], counted(points[s], "victory point")) for s in range(n)]
 
     def action_label(self, state: np.ndarray, action: int) -> str:
         return action_label(state, int(action))

@@ -86,12 +86,13 @@ from presages_env.games.res_arcana.cards import (
     as_numpy_scalars,
 )
 
+# declared with the other options, in a module that loads no kernel (help(presages_env.make))
+from presages_env.games.res_arcana.options import DEFAULT_STEP_CAP, MAX_STEP_CAP  # noqa: F401
+
 MAX_PLAYERS = 4
 DECK_CAP = NUM_ARTIFACTS
 WIN_VP = 10
 LOOK_DEPTH = 3
-DEFAULT_STEP_CAP = 5000
-MAX_STEP_CAP = 30000
 STATE_DTYPE = np.int16
 # A game where a seat holds more than this many essences of one type is truncated like a game
 # at its step cap (runaway; never seen in play, see docs/res_arcana.md). One decision can at
