@@ -14,12 +14,18 @@ pass and k small ones. Scores are Q-values when Deep Monte-Carlo trains the netw
 Observations are scaled by the game's observation space (every entry into [-1, 1]); the
 hidden layers are ReLU. Checkpoints: the action-scorer format of
 :mod:`presages_env.agents.checkpoint`, read without unpickling and checked before any
-network is built.
+network is built, and checked the same way before one is written.
+
+A batch is scored a chunk of rows at a time: its action features (``float32[N, A, F]``,
+257 KB a row for Res Arcana) are never all held at once, so scoring takes a bounded
+workspace (:data:`SCORING_WORKSPACE_BYTES`) besides the scores, whatever the batch's size.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+import math
+from collections.abc import Iterator, Mapping, Sequence
+from itertools import islice
 from pathlib import Path
 from typing import Any
 
@@ -27,6 +33,9 @@ import numpy as np
 
 from presages_env.agents.base import Agent
 from presages_env.agents.checkpoint import (
+    MAX_DEPTH,
+    MAX_WIDTH,
+    SCORE_LIMIT,
     SCORER_FORMAT,
     SCORER_NETS,
     SCORER_VERSION,
@@ -36,10 +45,18 @@ from presages_env.agents.checkpoint import (
     validate_scorer_metadata,
 )
 from presages_env.agents.heuristic import check_observations, observation_bounds
-from presages_env.core.validation import check_seed
+from presages_env.core.action_features import FEATURE_HIGH, FEATURE_LOW
+from presages_env.core.validation import check_int, check_seed
 from presages_env.games import get_game
 
 NetArch = Mapping[str, Sequence[int]]  # {"state": [...], "action": [...], "head": [...]}
+# The rows scored at once: their action features, and their pairs' activations in the widest
+# layer over them, take at most this each (float32). Several such arrays live at once (the
+# features, the legal pairs' features, a layer's input and output, the head's two parts and
+# their sum) and the allocator keeps some it freed: SCORING_WORKSPACE_BYTES bounds what
+# scoring a batch of any size takes besides its scores (measured: under 11 chunks' worth).
+SCORING_CHUNK_BYTES = 2**24  # 16 MiB; one row takes at most 283 x 4096 x 4 bytes = 4.6 MB
+SCORING_WORKSPACE_BYTES = 16 * SCORING_CHUNK_BYTES
 
 
 class ActionScorer:
@@ -55,6 +72,8 @@ class ActionScorer:
         self.features = self.game.action_features
         self.low, self.high = observation_bounds(self.game)
         self.network = build_network(metadata)
+        arch = metadata["net_arch"]
+        self._widest = max(self.features.ACTION_FEATURES, *arch["action"], *arch["head"])
         scale = 1.0 / np.maximum(np.maximum(np.abs(self.low), np.abs(self.high)), 1)
         self._scale = torch.as_tensor(scale, dtype=torch.float32)
         self.to(device)
@@ -89,11 +108,19 @@ class ActionScorer:
         return self
 
     def save(self, path: str | Path) -> None:
-        """Write the network (no optimiser state) in the action-scorer checkpoint format."""
+        """Write the network (no optimiser state) in the action-scorer checkpoint format, once
+        the loader's own check passed on exactly what is written: a network it would refuse
+        (weights grown past the score bound, or not finite) is a ``ValueError`` saying why,
+        and nothing is written."""
         import torch
 
         weights = {name: value.cpu() for name, value in self.network.state_dict().items()}
-        torch.save(pack_checkpoint(self.metadata, self.low, self.high, weights), str(path))
+        checkpoint = pack_checkpoint(self.metadata, self.low, self.high, weights)
+        try:
+            check_scorer_checkpoint(checkpoint)
+        except (TypeError, ValueError) as error:
+            raise ValueError(f"{path}: not written, the loader would refuse it: {error}") from None
+        torch.save(checkpoint, str(path))
 
     # ---- scoring -----------------------------------------------------------------------
     def encode(self, obs):
@@ -120,26 +147,51 @@ class ActionScorer:
         rows = torch.arange(obs.shape[0], device=self.device)
         return self.pair_scores(self.encode(obs), rows, action_features.to(self.device))
 
-    def legal_scores(self, obs: np.ndarray, masks: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """Scores ``float32[N, A]`` of every legal action (``-inf`` elsewhere) and the action
-        features ``float32[N, A, F]`` they were computed from, for rows the kernels trust."""
+    def legal_scores(self, obs: np.ndarray, masks: np.ndarray) -> np.ndarray:
+        """Scores ``float32[N, A]`` of every legal action (``-inf`` elsewhere), for rows the
+        kernels trust."""
+        scores = np.empty(masks.shape, np.float32)
+        for rows, chunk, _ in self.scored_chunks(obs, masks):
+            scores[rows] = chunk
+        return scores
+
+    def scored_chunks(
+        self, obs: np.ndarray, masks: np.ndarray
+    ) -> Iterator[tuple[slice, np.ndarray, np.ndarray]]:
+        """The batch (rows the kernels trust) a chunk of rows at a time: the chunk's rows,
+        the scores ``float32[R, A]`` of their legal actions (``-inf`` elsewhere) and the
+        action features ``float32[R, A, F]`` they were computed from, the next chunk's
+        features computed only once these are let go."""
+        step = self._chunk_rows(masks.shape[1])
+        for start in range(0, len(masks), step):
+            rows = slice(start, start + step)
+            features = np.empty((*masks[rows].shape, self.features.ACTION_FEATURES), np.float32)
+            self.features.action_features(obs[rows], features)
+            yield rows, self._chunk_scores(obs[rows], masks[rows], features), features
+
+    def _chunk_rows(self, num_actions: int) -> int:
+        """Rows scored at once: within :data:`SCORING_CHUNK_BYTES` for ``num_actions`` values
+        per row of the action features and of each layer over them."""
+        return max(1, SCORING_CHUNK_BYTES // (4 * num_actions * self._widest))
+
+    def _chunk_scores(self, obs: np.ndarray, masks: np.ndarray, features: np.ndarray) -> np.ndarray:
         import torch
 
-        features = np.empty((*masks.shape, self.features.ACTION_FEATURES), np.float32)
-        self.features.action_features(obs, features)
+        legal = masks != 0
         with torch.no_grad():
-            legal = torch.as_tensor(masks != 0, device=self.device)
-            pairs = torch.as_tensor(features, device=self.device)[legal]
-            rows = torch.nonzero(legal)[:, 0]
             codes = self.encode(torch.as_tensor(obs))
-            scores = torch.full(legal.shape, -torch.inf, device=self.device)
-            scores[legal] = self.pair_scores(codes, rows, pairs)
-        return scores.cpu().numpy(), features
+            rows = torch.as_tensor(np.nonzero(legal)[0], device=self.device)
+            pairs = torch.as_tensor(features[legal], device=self.device)
+            values = self.pair_scores(codes, rows, pairs).cpu().numpy()
+        scores = np.full(legal.shape, -np.inf, np.float32)
+        scores[legal] = values
+        return scores
 
 
 def scorer_metadata(game: str, net_arch: NetArch) -> dict[str, Any]:
     """The checkpoint metadata of a scorer for ``game`` whose MLPs have the hidden widths of
-    ``net_arch``; refused (``ValueError``) beyond the bounds the loader applies."""
+    ``net_arch``; refused (``TypeError``/``ValueError`` naming ``net_arch``) beyond the bounds
+    the loader applies, the score bound of the network as initialised included."""
     spec = get_game(game)
     n = spec.default_players
     metadata = {
@@ -149,10 +201,70 @@ def scorer_metadata(game: str, net_arch: NetArch) -> dict[str, Any]:
         "observation_size": spec.obs_size(n),
         "num_actions": spec.num_actions(n),
         "action_features": spec.action_features.ACTION_FEATURES,
-        "net_arch": {net: [int(width) for width in net_arch[net]] for net in SCORER_NETS},
+        "net_arch": checked_net_arch(net_arch),
     }
     validate_scorer_metadata(metadata)
+    bound = initial_score_bound(metadata)
+    if not bound <= SCORE_LIMIT:
+        raise ValueError(
+            f"net_arch {metadata['net_arch']}: as initialised, its scores could reach "
+            f"{bound:.3g}, beyond the loader's limit {SCORE_LIMIT:g}"
+        )
     return metadata
+
+
+def checked_net_arch(net_arch: Any) -> dict[str, list[int]]:
+    """``net_arch`` as plain lists, checked before it is read: for each of the three MLPs,
+    at most ``MAX_DEPTH`` widths, each an int in [1, ``MAX_WIDTH``] (never a bool, a float
+    or an int subclass's own idea of its value)."""
+    if not isinstance(net_arch, Mapping) or set(net_arch) != set(SCORER_NETS):
+        found = list(islice(net_arch, 8)) if isinstance(net_arch, Mapping) else net_arch
+        raise TypeError(
+            f"net_arch must be a dict with keys {list(SCORER_NETS)}, got "
+            f"{type(net_arch).__name__} {found!r:.100}"
+        )
+    checked = {}
+    for net in SCORER_NETS:
+        sizes = net_arch[net]
+        expected = f"a list of at most {MAX_DEPTH} widths"
+        if not isinstance(sizes, (list, tuple)):
+            raise TypeError(f"net_arch[{net!r}] must be {expected}, got {type(sizes).__name__}")
+        if len(sizes) > MAX_DEPTH:
+            raise ValueError(f"net_arch[{net!r}] must be {expected}, got {len(sizes):,}")
+        checked[net] = [
+            check_int(width, f"net_arch[{net!r}][{i}]", 1, MAX_WIDTH)
+            for i, width in enumerate(sizes)
+        ]
+    return checked
+
+
+def initial_score_bound(metadata: dict[str, Any]) -> float:
+    """The largest bound the loader's check (``check_scores``) can find on a network of
+    ``metadata`` as :func:`build_network` initialises it, whatever the seed: ``nn.Linear``
+    draws each weight and bias of a layer of ``n`` inputs from U(-1/sqrt(n), 1/sqrt(n)),
+    so each unit stays within (the sum of its inputs' bounds + 1) / sqrt(n)."""
+    arch = metadata["net_arch"]
+    feature = max(abs(FEATURE_LOW), abs(FEATURE_HIGH))
+    size, features = metadata["observation_size"], metadata["action_features"]
+    state_width, state_sum, state_top = _initial_bounds(size, size, arch["state"])
+    action_width, action_sum, action_top = _initial_bounds(
+        features, features * feature, arch["action"]
+    )
+    head_top = _initial_bounds(
+        state_width + action_width, state_sum + action_sum, [*arch["head"], 1]
+    )[2]
+    return max(state_top, action_top, head_top)
+
+
+def _initial_bounds(width: int, total: float, sizes: Sequence[int]) -> tuple[int, float, float]:
+    """Through layers of ``sizes`` from ``width`` inputs whose bounds sum to ``total``: the
+    output's width, the sum of its units' bounds and the largest unit bound met."""
+    largest = 0.0
+    for size in sizes:
+        unit = (total + 1.0) / math.sqrt(width)
+        largest = max(largest, unit)
+        width, total = size, unit * size
+    return width, total, largest
 
 
 def build_network(metadata: dict[str, Any]):
@@ -221,7 +333,7 @@ class ActionScorerAgent(Agent):
         check_observations(scorer.game, obs, masks, scorer.low, scorer.high)
 
     def act_batch(self, obs: np.ndarray, masks: np.ndarray) -> np.ndarray:
-        scores, _ = self.scorer.legal_scores(obs, masks)
+        scores = self.scorer.legal_scores(obs, masks)
         if self.deterministic:
             return scores.argmax(axis=1).astype(np.int64)
         gumbel = -np.log(-np.log(self._rng.uniform(1e-20, 1.0, size=scores.shape)))

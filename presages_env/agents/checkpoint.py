@@ -41,8 +41,8 @@ each legal action from the observation and the action's features), is stored the
 under ``format`` ``"presages_env.action_scorer"``; its metadata names ``observation_size``,
 ``num_actions``, ``action_features`` and ``net_arch`` (``{"state": [...], "action": [...],
 "head": [...]}``), its bounds must be the game's observation space, and
-:func:`check_scorer_checkpoint` runs the same four steps for it (the score bound instead of
-the logit bound, for ReLU layers).
+:func:`check_scorer_checkpoint` runs the same four steps for it (the score bound
+:data:`SCORE_LIMIT` instead of the logit bound, for ReLU layers).
 """
 
 from __future__ import annotations
@@ -87,6 +87,18 @@ MAX_METADATA_BYTES = 4096  # the JSON metadata (shipped: under 230 bytes)
 # SB3 masks an illegal action's logit to -1e8: a legal logit must stay far above it (and far
 # from float32's overflow), or the policy picks an illegal action or computes NaN.
 LOGIT_LIMIT = 1e7
+# An action scorer's bound (check_scores) guards one thing: no observation of the game makes a
+# loaded network compute inf or NaN. The bound is sound (inputs in [-1, 1], ReLU keeps
+# |f(x)| <= |x|), so its limit need only keep float32 (max 3.4e38) finite, with room to spare:
+# float32 rounding adds under 1% over at most 17 layers of at most 8,192 terms, and a factor
+# of 10**8 is left for the sums and differences scores then go through (Gumbel noise, a
+# batch's mean). No mask value is added to a score (an illegal action's is -inf), so,
+# unlike LOGIT_LIMIT, it need not stay below one; that limit (1e7) refused sound networks,
+# 4 x 512 Présages scorers already as initialised (3.1e7); as initialised, no network within
+# the bounds above comes near this one (at most 3.4e25: action_scorer.initial_score_bound).
+# Probing scores at load time instead would not be sound: the observations not probed can
+# still overflow.
+SCORE_LIMIT = 1e30
 
 
 def read_checkpoint(path: str | Path) -> Any:
@@ -547,7 +559,7 @@ def check_scorer_bounds(metadata: dict[str, Any], saved: dict[str, Any]) -> None
 
 
 def check_scores(metadata: dict[str, Any], tensors: dict[str, Any]) -> None:
-    """Refuse a scorer whose hidden units or scores can exceed :data:`LOGIT_LIMIT`: the
+    """Refuse a scorer whose hidden units or scores can exceed :data:`SCORE_LIMIT`: the
     network's inputs lie in [-1, 1] (observations scaled by the space's bounds, action
     features in [0, 1]), and a bound is carried layer by layer (``|W| @ bound + |b|``; ReLU
     keeps ``|f(x)| <= |x|``), in float64."""
@@ -574,9 +586,9 @@ def _carried_bound(tensors: dict[str, Any], net: str, layers: int, bound):
         weight = tensors[f"{layer}.weight"].to(torch.float64).abs()
         bound = weight @ bound + tensors[f"{layer}.bias"].to(torch.float64).abs()
         largest = float(bound.max())
-        if not largest <= LOGIT_LIMIT:
+        if not largest <= SCORE_LIMIT:
             raise ValueError(
                 f"checkpoint {layer} can reach {largest:.3g} on the game's observations, "
-                f"beyond {LOGIT_LIMIT:g}: its scores could overflow"
+                f"beyond {SCORE_LIMIT:g}: its scores could overflow"
             )
     return bound

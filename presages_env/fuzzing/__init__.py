@@ -15,7 +15,8 @@ checkpoints        policy checkpoints: storage, sizes, values, another game's (:
 scorers            the same cases for action scorers' checkpoints (:mod:`.checkpoints`)
 numbers            seeds and numbers through every public constructor and reset (:mod:`.numbers`)
 training-settings  hostile values (types, NaN, ranges, huge rollouts) for every setting of
-                   both trainers, checked without training (:mod:`.training_settings`)
+                   every trainer (PPO, batched PPO, DMC), checked without training
+                   (:mod:`.training_settings`)
 legal-states       the opposite case: only states that random, heuristic and mixed play reach
                    over random options and every player count; every checked entry point
                    must take each of them, a refusal is a failure (:mod:`.legal_states`)

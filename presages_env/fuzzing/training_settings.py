@@ -1,14 +1,16 @@
-"""Fuzzing of training settings: hostile values for every setting of both trainers' configs.
+"""Fuzzing of training settings: hostile values for every setting of the trainers' configs.
 
 Each case starts from a small valid config of one trainer (``TrainConfig`` for MaskablePPO,
-``BatchedPPOConfig`` for the batched trainer) and changes one or two settings to a hostile
+``BatchedPPOConfig`` for the batched trainer, ``DMCConfig`` for Deep Monte-Carlo) and
+changes one or two settings to a hostile
 value (a wrong type, NaN or an infinity, a bool for an int, an ``int`` or ``float`` subclass
 that lies about its value, an out-of-range or huge number, a list of the wrong things), or
 sets a game option to one, or names a setting that does not exist, or asks for a rollout of
 up to 2**16 envs of 2**16 steps. The outcome is
 
 - ``refused``: ``TypeError``/``ValueError`` whose message names a changed setting, by the
-  settings check and then by the trainer itself (``train``, ``train_batched``), with nothing
+  settings check and then by the trainer itself (``train``, ``train_batched``,
+  ``train_dmc``), with nothing
   written in the run's directory;
 - ``accepted``: the check returned the config with every value plain, of a type its field
   declares (an ``int`` field holds an ``int``, never a bool), every float finite, and
@@ -35,6 +37,7 @@ import numpy as np
 from presages_env.core.fuzz import FuzzReport
 from presages_env.fuzzing import memory_growth, peak_memory_mb
 from presages_env.games import get_game
+from presages_env.training import dmc
 from presages_env.training.batched_ppo import (
     BatchedPPOConfig,
     check_config,
@@ -145,13 +148,37 @@ def _sb3_base(game: str, out_dir: str) -> TrainConfig:
     )
 
 
-def _build_batched(base: BatchedPPOConfig, changes: dict[str, Any]) -> BatchedPPOConfig:
-    """Unknown names go through ``game_config`` (the command line's ``--set``)."""
-    fields = {field.name for field in dataclasses.fields(base)}
-    if set(changes) <= fields:
-        return dataclasses.replace(base, **changes)
-    settings = {**dataclasses.asdict(base), **changes}
-    return game_config(settings.pop("game"), **settings)
+def _dmc_base(game: str, out_dir: str) -> dmc.DMCConfig:
+    return dmc.dmc_config(
+        game=game,
+        num_envs=2,
+        rollout_steps=4,
+        minibatch_size=8,
+        total_timesteps=16,
+        time_budget_s=None,
+        net_arch=(16,),
+        action_net_arch=(8,),
+        head_net_arch=(16,),
+        buffer_size=64,
+        decisions_per_game=16,
+        device="cpu",
+        eval_games=2,
+        eval_opponents=("random",),
+        out_dir=out_dir,
+    )
+
+
+def _built_by(make: Callable[..., Any]) -> Callable[[Any, dict[str, Any]], Any]:
+    """A ``build`` whose unknown names go through ``make`` (settings by name, as the command
+    line's ``--set`` gives them), which must refuse them."""
+
+    def build(base: Any, changes: dict[str, Any]) -> Any:
+        fields = {field.name for field in dataclasses.fields(base)}
+        if set(changes) <= fields:
+            return dataclasses.replace(base, **changes)
+        return make(**{**dataclasses.asdict(base), **changes})
+
+    return build
 
 
 TRAINERS = (
@@ -166,10 +193,18 @@ TRAINERS = (
     Trainer(
         "BatchedPPOConfig",
         _batched_base,
-        _build_batched,
+        _built_by(game_config),
         check_config,
         train_batched,
         ("num_envs", "rollout_steps"),
+    ),
+    Trainer(
+        "DMCConfig",
+        _dmc_base,
+        _built_by(dmc.dmc_config),
+        dmc.check_config,
+        dmc.train_dmc,
+        ("num_envs", "decisions_per_game"),
     ),
 )
 
@@ -306,7 +341,7 @@ def entry_refuses(trainer: Trainer, config: Any, run_dir: Path) -> str | None:
 
 
 def fuzz_training_settings(game_name: str, cases: int, seed: int = 0) -> FuzzReport:
-    """``cases`` hostile settings of both trainers for ``game_name``, deterministic in
+    """``cases`` hostile settings of every trainer for ``game_name``, deterministic in
     ``seed``; see the module's docstring for what passes."""
     rng = np.random.default_rng(seed)
     report = FuzzReport(game_name)

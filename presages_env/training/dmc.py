@@ -31,7 +31,12 @@ from typing import Any
 import numba as nb
 import numpy as np
 
-from presages_env.agents.action_scorer import ActionScorer, ActionScorerAgent, scorer_metadata
+from presages_env.agents.action_scorer import (
+    SCORING_WORKSPACE_BYTES,
+    ActionScorer,
+    ActionScorerAgent,
+    scorer_metadata,
+)
 from presages_env.agents.base import Agent, act_on
 from presages_env.agents.features import RawFeatures
 from presages_env.games import get_game
@@ -144,7 +149,9 @@ def check_config(config: DMCConfig) -> DMCConfig:
     row_bytes = game.obs_size(n) * np.dtype(game.obs_dtype).itemsize
     row_bytes += 4 * game.action_features.ACTION_FEATURES + ROW_BYTES
     rows = config.buffer_size + config.num_envs * config.decisions_per_game
-    check_rollout_memory("buffer_size + num_envs x decisions_per_game", rows, row_bytes)
+    check_rollout_memory(
+        "buffer_size + num_envs x decisions_per_game", rows, row_bytes, SCORING_WORKSPACE_BYTES
+    )
     return config
 
 
@@ -323,14 +330,21 @@ class DMCLearner:
         self._rng = np.random.default_rng(config.seed)
 
     def choose(self, obs: np.ndarray, masks: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """ε-greedy over the legal actions' values; the chosen actions and their features."""
-        scores, features = self.scorer.legal_scores(obs, masks)
-        actions = scores.argmax(axis=1)
-        explore = np.flatnonzero(self._rng.random(len(actions)) < self.config.epsilon)
-        if explore.size:  # uniform over the legal actions: the largest of random keys
-            keys = self._rng.random((explore.size, masks.shape[1])) * (masks[explore] != 0)
-            actions[explore] = keys.argmax(axis=1)
-        return actions, features[np.arange(len(actions)), actions]
+        """ε-greedy over the legal actions' values; the chosen actions and their features,
+        picked a chunk of rows at a time (``ActionScorer.scored_chunks``: the features of
+        every action of every row are never held at once)."""
+        explore = self._rng.random(len(obs)) < self.config.epsilon
+        actions = np.empty(len(obs), np.int64)
+        chosen = np.empty((len(obs), self.scorer.features.ACTION_FEATURES), np.float32)
+        for rows, scores, features in self.scorer.scored_chunks(obs, masks):
+            picked = scores.argmax(axis=1)
+            explored = np.flatnonzero(explore[rows])
+            if explored.size:  # uniform over the legal actions: the largest of random keys
+                keys = self._rng.random((explored.size, masks.shape[1]))
+                picked[explored] = (keys * (masks[rows][explored] != 0)).argmax(axis=1)
+            actions[rows] = picked
+            chosen[rows] = features[np.arange(len(picked)), picked]
+        return actions, chosen
 
     def update(self, buffer: ReplayBuffer, added: int) -> float | None:
         """``sample_reuse`` minibatch rows per decision ``added`` to the buffer, in

@@ -378,15 +378,17 @@ def memory_limit() -> tuple[int, str]:
         return FALLBACK_MEMORY_BYTES, "the fixed limit (this machine's memory is unknown)"
 
 
-def check_rollout_memory(sizes: str, rows: int, row_bytes: int) -> None:
+def check_rollout_memory(sizes: str, rows: int, row_bytes: int, workspace_bytes: int = 0) -> None:
     """Refuse a rollout of ``rows`` decisions of ``row_bytes`` each (``sizes`` names the
-    settings that make ``rows``) whose buffers would not fit in the machine's memory."""
-    estimate = rows * row_bytes
+    settings that make ``rows``) whose buffers, with the ``workspace_bytes`` a step takes
+    besides them, would not fit in the machine's memory."""
+    estimate = rows * row_bytes + workspace_bytes
     limit, what = memory_limit()
     if estimate > limit:
+        besides = f" with a step's {workspace_bytes / 2**30:,.2f} GiB" if workspace_bytes else ""
         raise ValueError(
-            f"{sizes} = {rows:,} rollout rows of {row_bytes:,} bytes: the rollout buffers "
-            f"would take about {estimate / 2**30:,.1f} GiB, more than {what} "
+            f"{sizes} = {rows:,} rollout rows of {row_bytes:,} bytes: the rollout buffers"
+            f"{besides} would take about {estimate / 2**30:,.1f} GiB, more than {what} "
             f"({limit / 2**30:,.1f} GiB); lower them"
         )
 

@@ -8,6 +8,7 @@ import json
 import pathlib
 import subprocess
 import sys
+from types import SimpleNamespace
 
 import numpy as np
 import pytest
@@ -16,6 +17,7 @@ torch = pytest.importorskip("torch", reason="the action scorer needs the train e
 
 import presages_env  # noqa: E402
 from presages_env.agents import action_scorer as scorer_module  # noqa: E402
+from presages_env.agents import checkpoint  # noqa: E402
 from presages_env.agents.action_scorer import ActionScorer, ActionScorerAgent  # noqa: E402
 from presages_env.agents.ppo import PPOAgent, shipped_checkpoint  # noqa: E402
 from presages_env.agents.specs import make_agent  # noqa: E402
@@ -51,12 +53,11 @@ def saved(tmp_path_factory) -> pathlib.Path:
 def test_a_round_trip_keeps_every_score_and_the_agent_plays_legal_moves(game, tmp_path):
     scorer = tiny_scorer(game)
     obs, masks = positions(game)
-    scores, features = scorer.legal_scores(obs, masks)
-    assert features.shape == (*masks.shape, scorer.features.ACTION_FEATURES)
+    scores = scorer.legal_scores(obs, masks)
     assert np.isfinite(scores[masks == 1]).all() and np.isneginf(scores[masks == 0]).all()
     ActionScorerAgent(scorer).save(tmp_path / "policy.pt")
     agent = ActionScorerAgent.load(tmp_path / "policy.pt", game=game)
-    np.testing.assert_array_equal(agent.scorer.legal_scores(obs, masks)[0], scores)
+    np.testing.assert_array_equal(agent.scorer.legal_scores(obs, masks), scores)
     actions = agent.act_batch(obs, masks)
     np.testing.assert_array_equal(actions, scores.argmax(axis=1))
     sampled = ActionScorerAgent(scorer, deterministic=False, seed=1).act_batch(obs, masks)
@@ -67,7 +68,8 @@ def test_the_head_reads_the_state_and_action_codes_side_by_side():
     """Its first layer, applied as two products, is the layer over the concatenation."""
     scorer = tiny_scorer("presages")
     obs, masks = positions("presages", steps=2)
-    _, features = scorer.legal_scores(obs, masks)
+    [(_, _, features)] = scorer.scored_chunks(obs, masks)
+    assert features.shape == (*masks.shape, scorer.features.ACTION_FEATURES)
     chosen = torch.as_tensor(features[:, 0])
     network = scorer.network
     with torch.no_grad():
@@ -82,9 +84,9 @@ def test_the_head_reads_the_state_and_action_codes_side_by_side():
 def test_scores_do_not_depend_on_the_other_rows_of_a_batch():
     scorer = tiny_scorer("aciliande")
     obs, masks = positions("aciliande")
-    together, _ = scorer.legal_scores(obs, masks)
+    together = scorer.legal_scores(obs, masks)
     alone = np.concatenate(
-        [scorer.legal_scores(obs[i : i + 1], masks[i : i + 1])[0] for i in range(5)]
+        [scorer.legal_scores(obs[i : i + 1], masks[i : i + 1]) for i in range(5)]
     )
     np.testing.assert_allclose(together[:5], alone, rtol=1e-5)
 
@@ -138,8 +140,8 @@ TAMPERINGS = {
         ValueError,
         "NaN",
     ),
-    "exploding weights": (
-        set_tensor("state.0.weight", torch.full((16, 115), 1e6)),
+    "exploding weights": (  # 115 inputs x 1e29: beyond 1e30 from the first layer
+        set_tensor("state.0.weight", torch.full((16, 115), 1e29)),
         ValueError,
         "can reach",
     ),
@@ -196,6 +198,110 @@ def test_the_dmc_spec_loads_a_path_and_needs_one(saved):
 def test_a_network_beyond_the_format_bounds_is_never_built():
     with pytest.raises(ValueError, match="parameters"):
         ActionScorer.for_game("presages", {"state": [4096] * 8, "action": [], "head": []})
+
+
+def test_a_network_its_loader_would_refuse_is_never_written(tmp_path):
+    """save runs the loader's check on what it writes: a scorer whose weights grew past the
+    score bound, or went NaN, is refused naming the layer, and no file is left."""
+    scorer = tiny_scorer()
+    with torch.no_grad():
+        scorer.network["state"][0].weight.fill_(1e29)  # 115 inputs: 1.2e31 from the first layer
+    with pytest.raises(ValueError, match=r"not written.*state\.0 can reach 1\.\d+e\+31"):
+        scorer.save(tmp_path / "grown.pt")
+    with torch.no_grad():
+        scorer.network["head"][0].bias[0] = float("nan")
+    with pytest.raises(ValueError, match="not written.*NaN"):
+        scorer.save(tmp_path / "nan.pt")
+    assert not list(tmp_path.iterdir())
+
+
+def test_a_wide_deep_scorer_as_initialised_saves_and_loads(tmp_path):
+    """Four layers of 512 in the state MLP and the head (within the settings' bounds) reach a
+    score bound of 3.1e7 as initialised: the former limit of 1e7 had the loader refuse them,
+    so a DMC run wrote a policy.pt neither ActionScorerAgent.load nor dmc:PATH took."""
+    arch = {"state": [512] * 4, "action": [64], "head": [512] * 4}
+    scorer = tiny_scorer("presages", arch)
+    scorer.save(tmp_path / "policy.pt")
+    agent = ActionScorerAgent.load(tmp_path / "policy.pt", game="presages")
+    obs, masks = positions("presages", num_envs=4, steps=1)
+    np.testing.assert_array_equal(
+        agent.scorer.legal_scores(obs, masks), scorer.legal_scores(obs, masks)
+    )
+
+
+@pytest.mark.parametrize("arch", [ARCH, {"state": [], "action": [], "head": [32, 4]}])
+def test_the_initial_score_bound_holds_for_every_initialisation(arch, monkeypatch):
+    """The bound scorer_metadata refuses by is above what the loader's check finds on any
+    freshly built network: the check passes with the limit set to it."""
+    metadata = scorer_module.scorer_metadata("aciliande", arch)
+    monkeypatch.setattr(checkpoint, "SCORE_LIMIT", scorer_module.initial_score_bound(metadata))
+    for seed in range(5):
+        torch.manual_seed(seed)
+        network = scorer_module.build_network(metadata)
+        checkpoint.check_scores(metadata, network.state_dict())  # raises beyond the limit
+
+
+def test_a_network_whose_initial_scores_pass_the_limit_is_never_built(monkeypatch):
+    monkeypatch.setattr(scorer_module, "SCORE_LIMIT", 1e7)
+    arch = {"state": [512] * 4, "action": [64], "head": [512] * 4}
+    monkeypatch.setattr(scorer_module, "build_network", lambda *_: pytest.fail("built"))
+    with pytest.raises(ValueError, match=r"net_arch .*as initialised.*beyond the loader's limit"):
+        ActionScorer.for_game("presages", arch)
+
+
+class LyingWidth(int):
+    def __int__(self) -> int:
+        return 4096
+
+    __index__ = __int__
+
+
+@pytest.mark.parametrize(
+    ("arch", "error", "message"),
+    [
+        ({"state": [True], "action": [8], "head": [8]}, TypeError, r"net_arch\['state'\]\[0\]"),
+        ({"state": [16], "action": [8.0], "head": [8]}, TypeError, r"net_arch\['action'\]\[0\]"),
+        ({"state": [16], "action": ["8"], "head": [8]}, TypeError, r"net_arch\['action'\]\[0\]"),
+        ({"state": [16], "action": [8], "head": [0]}, ValueError, r"net_arch\['head'\]\[0\]"),
+        ({"state": [4097], "action": [8], "head": [8]}, ValueError, r"\[1, 4096\]"),
+        ({"state": [16] * 9, "action": [8], "head": [8]}, ValueError, "at most 8 widths"),
+        ({"state": 16, "action": [8], "head": [8]}, TypeError, r"net_arch\['state'\]"),
+        ({"state": [16], "action": [8]}, TypeError, "net_arch must be a dict with keys"),
+        ([[16], [8], [8]], TypeError, "net_arch must be a dict with keys"),
+    ],
+)
+def test_widths_are_plain_ints_in_the_checkpoint_bounds(arch, error, message):
+    with pytest.raises(error, match=message):
+        ActionScorer.for_game("president", arch)
+
+
+def test_widths_are_read_by_their_true_value():
+    """An int subclass gives its own value (not what its __int__ says); a NumPy int is an int."""
+    arch = {"state": [LyingWidth(16)], "action": [np.int64(8)], "head": [np.int16(4)]}
+    metadata = scorer_module.scorer_metadata("president", arch)
+    assert metadata["net_arch"] == {"state": [16], "action": [8], "head": [4]}
+    assert all(type(width) is int for sizes in metadata["net_arch"].values() for width in sizes)
+
+
+def test_a_batch_is_scored_a_bounded_chunk_of_rows_at_a_time(monkeypatch):
+    """The kernel fills float32[N, A, F] (257 KB a row for Res Arcana): it gets a chunk of
+    rows within SCORING_CHUNK_BYTES, never the whole batch, and the scores are the same."""
+    scorer = tiny_scorer("president")
+    obs, masks = positions("president", num_envs=16, steps=5)  # 80 rows
+    whole = scorer.legal_scores(obs, masks)
+    monkeypatch.setattr(scorer_module, "SCORING_CHUNK_BYTES", 53 * 29 * 4 * 7)  # 7 rows
+    kernel = scorer.features.action_features
+    calls = []
+
+    def spy(chunk_obs, out):
+        calls.append(out.shape)
+        kernel(chunk_obs, out)
+
+    features = SimpleNamespace(ACTION_FEATURES=scorer.features.ACTION_FEATURES, action_features=spy)
+    monkeypatch.setattr(scorer, "features", features)
+    np.testing.assert_allclose(scorer.legal_scores(obs, masks), whole, rtol=1e-6, atol=1e-7)
+    assert [shape[0] for shape in calls] == [7] * 11 + [3]
+    assert all(shape[1:] == (53, 29) for shape in calls)
 
 
 def test_the_module_imports_without_torch():

@@ -13,6 +13,7 @@ import pytest
 pytest.importorskip("torch", reason="the DMC trainer needs the train extra (torch)")
 
 import presages_env  # noqa: E402
+from presages_env.agents import action_scorer  # noqa: E402
 from presages_env.agents.action_scorer import ActionScorerAgent  # noqa: E402
 from presages_env.agents.specs import make_agent  # noqa: E402
 from presages_env.games import get_game  # noqa: E402
@@ -153,7 +154,7 @@ def test_pool_deals_journal_only_the_learners_seats(tmp_path):
 def test_epsilon_picks_legal_actions_uniformly_and_zero_is_greedy(tmp_path):
     vec = presages_env.make_vec("president", 64, seed=3)
     greedy = DMCLearner(tiny("president", tmp_path, epsilon=0.0))
-    scores, _ = greedy.scorer.legal_scores(vec.obs, vec.masks)
+    scores = greedy.scorer.legal_scores(vec.obs, vec.masks)
     actions, features = greedy.choose(vec.obs, vec.masks)
     np.testing.assert_array_equal(actions, scores.argmax(axis=1))
     explorer = DMCLearner(tiny("president", tmp_path, epsilon=1.0))
@@ -161,6 +162,43 @@ def test_epsilon_picks_legal_actions_uniformly_and_zero_is_greedy(tmp_path):
     legal = np.tile(vec.masks, (20, 1))
     assert (legal[np.arange(len(picked)), picked] == 1).all()
     assert len(np.unique(picked)) > len(np.unique(actions))
+
+
+def test_choices_are_the_same_a_chunk_of_rows_at_a_time(tmp_path, monkeypatch):
+    vec = presages_env.make_vec("presages", 32, seed=3)
+    whole = DMCLearner(tiny("presages", tmp_path, epsilon=0.5)).choose(vec.obs, vec.masks)
+    monkeypatch.setattr(action_scorer, "SCORING_CHUNK_BYTES", 1)  # a row at a time
+    chunked = DMCLearner(tiny("presages", tmp_path, epsilon=0.5)).choose(vec.obs, vec.masks)
+    np.testing.assert_array_equal(chunked[0], whole[0])
+    np.testing.assert_array_equal(chunked[1], whole[1])
+
+
+def test_the_memory_check_counts_the_scoring_workspace(tmp_path, monkeypatch):
+    """Scoring a step's decisions takes SCORING_WORKSPACE_BYTES besides the buffers (it
+    took num_envs x 257 KB for Res Arcana's action features, left out: 2**16 envs with
+    tiny buffers were accepted, then needed 15.7 GiB a step)."""
+    from presages_env.training import settings
+
+    workspace = action_scorer.SCORING_WORKSPACE_BYTES
+    monkeypatch.setattr(settings, "memory_limit", lambda: (workspace, "a test limit"))
+    small = tiny("res_arcana", tmp_path, num_envs=2, buffer_size=1, decisions_per_game=1)
+    with pytest.raises(ValueError, match="num_envs.*a step's 0.25 GiB.*a test limit"):
+        check_config(small)
+    monkeypatch.setattr(settings, "memory_limit", lambda: (2 * workspace, "a test limit"))
+    check_config(small)
+
+
+def test_a_network_whose_initial_scores_pass_the_loaders_limit_is_refused_first(
+    tmp_path, monkeypatch
+):
+    """check_config refuses a network the loader would refuse as initialised (no network
+    within the settings' bounds is, under the loader's limit: here a lower one stands in)."""
+    wide = tiny("presages", tmp_path, net_arch=(512,) * 4, head_net_arch=(512,) * 4)
+    check_config(wide)
+    monkeypatch.setattr(action_scorer, "SCORE_LIMIT", 1e7)
+    with pytest.raises(ValueError, match="net_arch.*as initialised.*could reach"):
+        train_dmc(wide)
+    assert not (tmp_path / "run").exists()
 
 
 def test_the_settings_shared_with_batched_ppo_keep_its_names_and_defaults():
