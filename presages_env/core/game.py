@@ -103,7 +103,8 @@ def _check_option_space(cls: type) -> None:
             f"{cls.__name__} needs an option_space mapping each of its options "
             f"{sorted(names)} to a draw (core/option_space.py)"
         )
-    describe_options(options, space)
+    if fields:  # a game without options has nothing to describe
+        describe_options(options, space)
 
 
 def _check_card_texts(cls: type) -> None:

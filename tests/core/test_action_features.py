@@ -198,7 +198,7 @@ def test_a_game_without_action_features_is_refused_at_definition():
             "action_features",
         )
     }
-    body |= {"state_dtype": np.int8, "layout_version": 2}
+    body |= {"state_dtype": np.int8, "layout_version": 2, "title": "Test game"}
     body["max_visible_events"] = lambda self, n, options: 1
     type("Complete", (Game,), body)  # accepted
     incomplete = types.SimpleNamespace(**vars(president.action_features))

@@ -99,6 +99,7 @@ def test_a_game_whose_kernel_has_no_global_state_is_refused_at_definition():
                 "validator": presages_env.get_game("president").validator,
                 "state_dtype": np.int8,
                 "layout_version": 2,
+                "title": "No global state",
             },
         )
 

@@ -54,6 +54,7 @@ def test_a_game_without_an_event_log_a_view_or_event_texts_is_refused_at_definit
             "viewer": president.viewer,
             "event_texts": president.event_texts,
             "card_texts": president.card_texts,
+            "title": "Test game",
             "action_features": president.action_features,
             "max_visible_events": lambda self, n, options: 1,
         }

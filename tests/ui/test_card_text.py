@@ -95,6 +95,7 @@ def test_a_game_without_card_texts_is_refused_at_definition():
         "event_texts": president.event_texts,
         "card_texts": president.card_texts,
         "action_features": president.action_features,
+        "title": "Test game",
         "max_visible_events": lambda self, n, options: 1,
     }
     type("Complete", (Game,), body)  # accepted
