@@ -2,9 +2,11 @@
 not paid, passed players immune, reactions decided by the attacked player out of turn."""
 
 import pytest
-from res_arcana_helpers import D, E, G, legal, position
+from res_arcana_helpers import GAME, D, E, G, legal, position
 
+from presages_env.core.validation import InvalidStateError, checked_state
 from presages_env.games.res_arcana import cards as cd
+from presages_env.games.res_arcana import layout as lay
 from presages_env.games.res_arcana.game import (
     DONE,
     DRAGON_IGNORE,
@@ -212,3 +214,16 @@ def test_a_reaction_is_not_an_action_and_play_goes_on_in_turn_order():
     assert current_seat(state) == 1 and node_name(state) == "ACTION"
     assert power("Guard Dog") in legal(state)  # its own turn: straighten the dog for 1 Elan
     assert G not in legal(state)
+
+
+def test_an_attack_by_a_dragon_another_seat_owns_is_refused():
+    """Issue 39 (states fuzz, seed 39, case 8790): a state whose attacking Water Dragon was
+    rewritten as seat 0's while seat 0 is the one attacked was accepted, and the state one
+    step on was refused. A seat uses only its own components' powers."""
+    state = position(in_play=[["Water Dragon"], ["Guard Dog"]], pools=["", "3L"])
+    play(state, power("Water Dragon"))
+    assert current_seat(state) == 1 and node_name(state) == "REACT"
+    checked_state(GAME, state)
+    state[lay.OWNER + cd.cid_of("Water Dragon")] = 1
+    with pytest.raises(InvalidStateError, match=r"OWNER = \(1, 4\): the acting component"):
+        checked_state(GAME, state)

@@ -468,7 +468,17 @@ class _Check:
             self._plain_action()
             return
         self.power = r.one("ACT_POWER", lay.ACT_POWER, 0, cd.NUM_POWERS - 1)
-        r.one("ACT_COMP", lay.ACT_COMP, int(cd.PW_COMP[self.power]), int(cd.PW_COMP[self.power]))
+        comp = r.one(
+            "ACT_COMP", lay.ACT_COMP, int(cd.PW_COMP[self.power]), int(cd.PW_COMP[self.power])
+        )
+        # a seat uses only its own components' powers: in play, or in its discard pile once
+        # the power's cost destroyed the component
+        self.fail_unless(
+            self.owner[comp] == player and self.loc[comp] in (lay.LOC_PLAY, lay.LOC_DISCARD),
+            "OWNER",
+            (int(self.owner[comp]), int(self.loc[comp])),
+            "the acting component is the acting seat's, in play or discarded by its cost",
+        )
         self._power_action()
 
     def _plain_action(self) -> None:
