@@ -19,10 +19,10 @@ import argparse
 from pathlib import Path
 from typing import Any
 
+from presages_env.evaluation.learning_curve import plot_learning_curve
 from presages_env.games import GAME_CLASSES
 from presages_env.training.batched_ppo import game_config, train_batched
 from presages_env.training.dmc import dmc_config, train_dmc
-from presages_env.training.self_play import plot_learning_curve
 
 # arm -> (trainer, its settings beyond the shared ones)
 ARMS: dict[str, tuple[str, dict[str, Any]]] = {

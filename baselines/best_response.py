@@ -6,7 +6,7 @@
 
 For every agent (the specs of ``python -m presages_env play``: ``heuristic``, ``ppo[:PATH]``,
 ``search[:SIMULATIONS]``, ``random``), trains a fresh best response against it with the
-batched trainer at the same budget and seed (``evaluation.best_response``), then prints and
+batched trainer at the same budget and seed (``training.best_response``), then prints and
 writes a Markdown table: the best response's win rate and reward against the frozen agent,
 with 95% intervals, and the training time. ``--set`` overrides trainer settings as in
 ``train_batched.py``; ``--set init_policy=shipped features=heuristic_hints`` starts each best
@@ -20,8 +20,8 @@ import argparse
 from pathlib import Path
 
 from presages_env.agents.specs import make_agent
-from presages_env.evaluation.best_response import ABR_DECISIONS, approximate_best_response
-from presages_env.training.batched_ppo import parse_setting
+from presages_env.training.best_response import ABR_DECISIONS, approximate_best_response
+from presages_env.training.command_line import parse_setting
 
 
 def main() -> None:

@@ -3,6 +3,7 @@
     python baselines/coordination.py                  # the full budget (docs/coordination.md)
     python baselines/coordination.py --budget competent  # populations past the heuristic
     python baselines/coordination.py --budget ci      # a minute: the same pipeline, tiny
+    python baselines/coordination.py --partner ppo:runs/proxy.pt  # an extra ad-hoc partner
 
 For each team game (Présages at 4 and 6 players, Aciliande's team variant at 4) it trains K
 populations from scratch (``training/populations.py``: same algorithm, seeds 0..K-1, no
@@ -22,6 +23,7 @@ from pathlib import Path
 from presages_env.agents import HeuristicAgent
 from presages_env.agents.ppo import PPOAgent
 from presages_env.agents.search import ISMCTSAgent
+from presages_env.agents.specs import make_agent
 from presages_env.evaluation import cross_play_table, plot_cross_play
 from presages_env.evaluation.coordination import coordination_table, evaluate_coordination
 from presages_env.training.opponents import baseline_agent
@@ -82,6 +84,12 @@ def main() -> None:
     p.add_argument("--workers", type=int, default=2, help="populations trained at once")
     p.add_argument("--seed", type=int, default=0, help="population i trains with seed + i")
     p.add_argument("--out", default="runs/coordination")
+    p.add_argument(
+        "--partner",
+        action="append",
+        default=[],
+        help="an extra ad-hoc partner, an agent spec (e.g. ppo:PATH of lab proxy); repeatable",
+    )
     args = p.parse_args()
     budget = BUDGETS[args.budget]
     k = args.populations or budget.populations
@@ -97,6 +105,10 @@ def main() -> None:
     for key in args.settings or budget.settings:
         label, game, players, options = SETTINGS[key]
         print(f"== {label}: {k} populations, {steps:,} learner decisions each")
+        # extra partners through the checked loaders, refused before any training
+        extra = dict(
+            make_agent(spec, game, args.seed, num_players=players) for spec in args.partner
+        )
         configs = [
             from_scratch_config(
                 game,
@@ -116,6 +128,7 @@ def main() -> None:
             "heuristic": HeuristicAgent(game),
             "search": ISMCTSAgent(game, simulations=budget.search_simulations, seed=args.seed),
         }
+        partners.update(extra)
         result = evaluate_coordination(
             game,
             populations,

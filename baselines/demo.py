@@ -38,13 +38,9 @@ from presages_env.evaluation import (
     ratings_table,
     results_table,
 )
+from presages_env.evaluation.learning_curve import plot_learning_curve
 from presages_env.training.batched_ppo import game_config, train_batched
-from presages_env.training.self_play import (
-    TrainConfig,
-    learner_agent,
-    plot_learning_curve,
-    train,
-)
+from presages_env.training.self_play import TrainConfig, learner_agent, train
 from presages_env.training.settings import seconds_argument
 
 

@@ -4,58 +4,26 @@
     python baselines/train_batched.py --game president --set learning_rate=1e-3 n_epochs=2
 
 Starts from the game's recorded hyper-parameters (``training/hyperparameters.json``); each
-``--set name=value`` overrides one (the value read as JSON where it parses: numbers,
-lists, true/false; else taken as a string). Writes under --out: config.json, policy.pt
-(for PPOAgent.load, evaluate.py and the agent spec ``ppo:PATH``), learning_curve.csv and
-learning_curve.png.
+``--set name=value`` overrides one. Writes under --out: config.json, policy.pt (for
+PPOAgent.load, evaluate.py and the agent spec ``ppo:PATH``), learning_curve.csv,
+learning_curve.png and TensorBoard scalars in logs/ (``tensorboard --logdir OUT/logs``).
 """
 
 from __future__ import annotations
 
-import argparse
-from pathlib import Path
-
-from presages_env.training.batched_ppo import (
-    check_config,
-    game_config,
-    parse_setting,
-    train_batched,
-)
-from presages_env.training.self_play import plot_learning_curve
-from presages_env.training.settings import seconds_argument
+from presages_env.training.batched_ppo import check_config, game_config, train_batched
+from presages_env.training.command_line import train_from_command_line
 
 
 def main() -> None:
-    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    p.add_argument("--game", default="presages")
-    p.add_argument("--players", type=int, default=None)
-    p.add_argument(
-        "--time-budget", type=seconds_argument, default=600.0, help="seconds of training"
+    train_from_command_line(
+        __doc__,
+        lambda settings: game_config(**settings),
+        check_config,
+        train_batched,
+        game="presages",
+        out="runs/batched",
     )
-    p.add_argument("--timesteps", type=int, default=100_000_000, help="learner decisions")
-    p.add_argument("--seed", type=int, default=0)
-    p.add_argument("--out", default="runs/batched")
-    p.add_argument("--set", nargs="*", type=parse_setting, default=[], metavar="NAME=VALUE")
-    args = p.parse_args()
-    try:  # a bad setting is a usage error, refused before anything is written
-        config = check_config(
-            game_config(
-                args.game,
-                num_players=args.players,
-                time_budget_s=args.time_budget,
-                total_timesteps=args.timesteps,
-                seed=args.seed,
-                out_dir=args.out,
-                **dict(args.set),
-            )
-        )
-    except (TypeError, ValueError) as error:
-        p.error(str(error))
-    _, curve = train_batched(config)
-    plot_learning_curve(curve, Path(args.out) / "learning_curve.png")
-    for row in curve:
-        rates = ", ".join(f"{k[12:]} {v:.1%}" for k, v in row.items() if k.startswith("win_rate"))
-        print(f"{row['timesteps']:>11,} decisions {row['seconds']:>7.0f} s: {rates}")
 
 
 if __name__ == "__main__":

@@ -14,12 +14,8 @@ import argparse
 import json
 from pathlib import Path
 
-from presages_env.training.self_play import (
-    TrainConfig,
-    check_train_config,
-    plot_learning_curve,
-    train,
-)
+from presages_env.evaluation.learning_curve import plot_learning_curve
+from presages_env.training.self_play import TrainConfig, check_train_config, train
 from presages_env.training.settings import seconds_argument
 
 
@@ -34,8 +30,10 @@ def parse_args() -> TrainConfig:
         "--time-budget", type=seconds_argument, default=defaults.time_budget_s, help="seconds"
     )
     p.add_argument("--num-envs", type=int, default=defaults.num_envs)
-    p.add_argument("--n-steps", type=int, default=defaults.n_steps)
-    p.add_argument("--batch-size", type=int, default=defaults.batch_size)
+    p.add_argument(
+        "--rollout-steps", type=int, default=defaults.rollout_steps, help="decisions per game"
+    )
+    p.add_argument("--minibatch-size", type=int, default=defaults.minibatch_size)
     p.add_argument("--n-epochs", type=int, default=defaults.n_epochs)
     p.add_argument("--lr", type=float, default=defaults.learning_rate)
     p.add_argument("--ent-coef", type=float, default=defaults.ent_coef)
@@ -82,8 +80,8 @@ def parse_args() -> TrainConfig:
         total_timesteps=a.timesteps,
         time_budget_s=a.time_budget,
         num_envs=a.num_envs,
-        n_steps=a.n_steps,
-        batch_size=a.batch_size,
+        rollout_steps=a.rollout_steps,
+        minibatch_size=a.minibatch_size,
         n_epochs=a.n_epochs,
         learning_rate=a.lr,
         ent_coef=a.ent_coef,
@@ -92,6 +90,7 @@ def parse_args() -> TrainConfig:
         features=a.features,
         critic=a.critic,
         baseline_opponents=tuple(a.opponents.split(",")),
+        eval_opponents=tuple(a.opponents.split(",")),  # the curve measures the same agents
         max_snapshots=a.max_snapshots,
         warm_start=None if a.warm_start == "none" else a.warm_start,
         warm_start_samples=a.warm_start_samples,

@@ -78,6 +78,7 @@ def cross_play_table(result: CrossPlayResult, confidence: float = 0.95) -> str:
 
 
 HEAD_TO_HEAD = "head-to-head, seats rotated"
+MARGIN = 4  # pixels a title keeps from the image's edge (text is hinted a little wider when saved)
 PARTNERS = "agents paired as partners"
 
 
@@ -128,21 +129,19 @@ def win_rates_figure(
         draw_chance(axes, chance, vertical=True)
     axes.set_yticks(positions, labels)
     axes.set_xlim(0, 100)
-    axes.set_xlabel("win rate of the first agent, % (a tie for the top counts as half a win)")
+    # two lines: centred under the axes, which long agent names push right, one ran off the edge
+    axes.set_xlabel("win rate of the first agent, %\n(a tie for the top counts as half a win)")
     setting = setting_title(
         [game] if game else [r.game for r in results], [r.num_players for r in results], method
     )
-    axes.set_title(
-        wrapped_title(
-            figure,
-            setting,
-            "first agent plays one side, the second all others",
-            f"bars: {confidence:.0%} Wilson interval over {games}",
-        ),
-        fontsize=10,
+    if results:  # below the plot: inside, the chance line's label covered the last bar
+        figure.legend(loc="outside lower center", fontsize=8, frameon=False)
+    fit_title(
+        axes,
+        setting,
+        "first agent plays one side, the second all others",
+        f"bars: {confidence:.0%} Wilson interval over {games}",
     )
-    if results:
-        axes.legend(loc="lower right", fontsize=8)
     return figure
 
 
@@ -200,17 +199,14 @@ def cross_play_figure(
     setting = setting_title(
         [game] if game else [m.game for m in matches], [m.num_players for m in matches], method
     )
-    axes.set_title(
-        wrapped_title(
-            figure,
-            setting,
-            f"cross-play win rate vs {result.opponent}: self-play mean {self_play:.1f}%, "
-            f"chance {100 * matches[0].chance:.1f}%",
-            f"cells: win rate ± half its {confidence:.0%} Wilson interval over {games}",
-        ),
-        fontsize=10,
-    )
     figure.colorbar(image, ax=axes, label=f"win rate − self-play mean ({self_play:.1f}%), points")
+    fit_title(
+        axes,
+        setting,
+        f"cross-play win rate vs {result.opponent}: self-play mean {self_play:.1f}%, "
+        f"chance {100 * matches[0].chance:.1f}%",
+        f"cells: win rate ± half its {confidence:.0%} Wilson interval over {games}",
+    )
     return figure
 
 
@@ -221,11 +217,39 @@ def setting_title(games: Iterable[str], players: Iterable[int], method: str) -> 
     return f"{names}, {counts} players: {method}" if counts else f"{names}: {method}"
 
 
-def wrapped_title(figure: Figure, *lines: str) -> str:
+def wrapped_title(figure: Figure, *lines: str, width: int | None = None) -> str:
     """Title lines wrapped to the figure's width at font size 10 (matplotlib never wraps a
-    title: a long method name would run off the image)."""
-    width = int(13 * figure.get_figwidth())
-    return "\n".join(textwrap.fill(line, width) for line in lines)
+    title: a long method name would run off the image), or to ``width`` characters; each
+    line wrapped evenly (:func:`even_fill`)."""
+    width = width or int(13 * figure.get_figwidth())
+    return "\n".join(even_fill(line, width) for line in lines)
+
+
+def even_fill(line: str, width: int) -> str:
+    """``line`` wrapped to at most ``width`` characters, in as few lines as that takes, all of
+    about the same length: never a long line and a lone last word (``"... hints\nread)"``)."""
+    wrapped = textwrap.wrap(line, width, break_on_hyphens=False) or [line]
+    narrowest = -(-len(line) // len(wrapped))
+    for narrower in range(narrowest, width):
+        even = textwrap.wrap(line, narrower, break_on_hyphens=False)
+        if len(even) == len(wrapped):
+            return "\n".join(even)
+    return "\n".join(wrapped)
+
+
+def fit_title(axes: Axes, *lines: str, fontsize: float = 10) -> None:
+    """Set ``axes``' title to ``lines``, wrapped narrower until it lies inside the figure: a
+    title is centred over its axes, which long tick labels push to one side, so a title
+    wrapped to the figure's width can still run off one edge."""
+    figure = axes.get_figure()
+    width = int(13 * figure.get_figwidth() * 10 / fontsize)
+    while True:
+        axes.set_title(wrapped_title(figure, *lines, width=width), fontsize=fontsize)
+        figure.canvas.draw()  # lays the figure out, so the title's place is known
+        box, frame = axes.title.get_window_extent(), figure.bbox
+        if (box.x0 >= frame.x0 + MARGIN and box.x1 <= frame.x1 - MARGIN) or width <= 20:
+            return
+        width -= max(2, width // 10)
 
 
 def draw_chance(axes: Axes, chance: float, *, vertical: bool) -> None:

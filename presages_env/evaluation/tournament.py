@@ -245,7 +245,7 @@ def partners(
     if not _has_teams(vec):
         raise ValueError(
             f"partners share a team, but {vec.game.name} at {vec.num_players} players "
-            "seats everyone in their own team; use a team game such as presages"
+            "seats everyone in their own team; use a game with teams at that player count"
         )
     label = f"{name_x} + {name_y} vs {opponent.name}" if progress else None
     players = [agent_x, agent_y, opponent]

@@ -16,10 +16,8 @@ Hyper-parameters per game: ``hyperparameters.json`` beside this module.
 
 from __future__ import annotations
 
-import argparse
 import dataclasses
 import json
-import time
 from collections.abc import Sequence
 from importlib.resources import files
 from pathlib import Path
@@ -30,21 +28,19 @@ import numpy as np
 from presages_env.agents.base import Agent, ErringAgent
 from presages_env.agents.features import make_features
 from presages_env.agents.ppo import PPOAgent, frozen_copy, policy_metadata, shipped_checkpoint
+from presages_env.evaluation.learning_curve import LearningCurve
 from presages_env.games import get_game
-from presages_env.training.opponents import EpsilonCurriculum, baseline_agent, graded
+from presages_env.training.config import PPOConfig
+from presages_env.training.critic_input import critic_state_size
+from presages_env.training.opponents import EpsilonCurriculum, graded, opponent_agents
 from presages_env.training.rollout import SelfPlayRollouts
-from presages_env.training.self_play import BudgetBar, LearningCurve, add_curve_point
+from presages_env.training.run_log import RunLog
 from presages_env.training.settings import (
-    COMMON_RULES,
-    EVAL_OPPONENT_NAMES,
     LOSS_WEIGHT,
     MAX_COUNT,
-    MAX_MINIBATCH,
-    MAX_ROLLOUT_STEPS,
     PROBABILITY,
     Choice,
     Count,
-    Device,
     Flag,
     OrNone,
     Real,
@@ -54,52 +50,34 @@ from presages_env.training.settings import (
     check_rollout_memory,
     checked_settings,
     learner_input_size,
+    trainer_rules,
     write_config,
 )
 
 PRECISIONS = ("float32", "bfloat16", "auto")
 MASKED_LOGIT = -1e8  # an illegal action's logit, as sb3-contrib masks it
+# what each update reports (means over its minibatches), besides the explained variance
+UPDATE_STATS = ("policy_loss", "value_loss", "entropy", "approx_kl", "clip_fraction")
 
 
 @dataclasses.dataclass
-class BatchedPPOConfig:
-    """Everything a run depends on; saved as ``config.json`` beside the checkpoints."""
+class BatchedPPOConfig(PPOConfig):
+    """The batched trainer's settings: the shared ones (``config.py``) and its own."""
 
-    game: str = "president"
-    num_players: int | None = None
-    team_play: bool = True  # partners share the policy (team games)
-    total_timesteps: int = 2_000_000  # learner decisions; the time budget may stop earlier
-    time_budget_s: float | None = 600.0
-    num_envs: int = 512
-    rollout_steps: int = 32  # vector steps per rollout
-    minibatch_size: int = 4096
-    n_epochs: int = 3
-    learning_rate: float = 3e-4
-    gamma: float = 0.995
     gae_lambda: float = 0.95
     clip_range: float = 0.2
-    ent_coef: float = 0.01
     vf_coef: float = 0.5
     max_grad_norm: float = 0.5
-    net_arch: tuple[int, ...] = (256, 256)
-    features: str = "raw"
     # a policy.pt to start from (checked on load), "shipped" for the game's shipped checkpoint,
     # or None: from scratch. Its features and network must match the settings above.
     init_policy: str | None = None
-    critic: str = "local"
     pool_share: float = 0.25  # share of deals against the opponent pool (the rest: self-play)
-    baseline_opponents: tuple[str, ...] = ("heuristic",)
     # the heuristic of the pool errs (a uniformly random legal move) with this probability;
     # with epsilon_curriculum, that probability follows the learner's results against it
     # (training/opponents.py, EpsilonCurriculum) so the learner wins about curriculum_target
     heuristic_epsilon: float = 0.0
     epsilon_curriculum: bool = False
     curriculum_target: float = 0.5
-    snapshot_every: int = 20  # updates between snapshots added to the pool (0: none)
-    max_snapshots: int = 4
-    eval_every: int = 25  # updates between evaluations
-    eval_games: int = 400
-    eval_opponents: tuple[str, ...] = ("random", "heuristic")
     # updates that train the value function alone at the start, so that a policy loaded with
     # init_policy is not pushed around by a critic fitted to another reward or table size
     critic_warmup_updates: int = 0
@@ -108,32 +86,26 @@ class BatchedPPOConfig:
     # "bfloat16": matrix products autocast (weights stay float32); "auto": bfloat16 where the
     # device computes it natively, float32 elsewhere (see native_bfloat16)
     precision: str = "float32"
-    seed: int = 0
     out_dir: str = "runs/batched_ppo"
-    game_options: dict = dataclasses.field(default_factory=dict)
 
 
 # Each setting's type and range (settings.py).
-SETTINGS: dict[str, Rule] = {
-    **COMMON_RULES,
-    "rollout_steps": Count(1, MAX_ROLLOUT_STEPS),
-    "minibatch_size": Count(1, MAX_MINIBATCH),
-    "gae_lambda": PROBABILITY,
-    "clip_range": Real(0.0, 1.0, low_open=True),
-    "vf_coef": LOSS_WEIGHT,
-    "max_grad_norm": Real(0.0, 1e6, low_open=True),
-    "init_policy": OrNone(Text()),  # a path or "shipped", loaded (and checked) before writing
-    "pool_share": PROBABILITY,
-    "heuristic_epsilon": PROBABILITY,
-    "epsilon_curriculum": Flag(),
-    "curriculum_target": PROBABILITY,
-    "snapshot_every": Count(0, MAX_COUNT),  # 0: no snapshots
-    "eval_opponents": EVAL_OPPONENT_NAMES,
-    "critic_warmup_updates": Count(0, MAX_COUNT),
-    "keep_checkpoints": Flag(),
-    "device": Device(),
-    "precision": Choice(PRECISIONS),
-}
+SETTINGS: dict[str, Rule] = trainer_rules(
+    BatchedPPOConfig,
+    {
+        "gae_lambda": PROBABILITY,
+        "clip_range": Real(0.0, 1.0, low_open=True),
+        "vf_coef": LOSS_WEIGHT,
+        "max_grad_norm": Real(0.0, 1e6, low_open=True),
+        "init_policy": OrNone(Text()),  # a path or "shipped", loaded (and checked) first
+        "heuristic_epsilon": PROBABILITY,
+        "epsilon_curriculum": Flag(),
+        "curriculum_target": PROBABILITY,
+        "critic_warmup_updates": Count(0, MAX_COUNT),
+        "keep_checkpoints": Flag(),
+        "precision": Choice(PRECISIONS),
+    },
+)
 # Bytes of one decision in the rollout (rollout.py) besides its float32 inputs and bool mask:
 # four int64 (action, env, seat, next decision), six float32 (log-probability, value,
 # advantage, return, reward, bootstrap) and the terminal flag.
@@ -152,18 +124,6 @@ def game_config(game: str, **overrides: Any) -> BatchedPPOConfig:
     return BatchedPPOConfig(**settings)  # lists stay lists until check_config makes them tuples
 
 
-def parse_setting(text: str) -> tuple[str, Any]:
-    """A command line's ``name=value`` (``n_epochs=2``, ``net_arch=[64,64]``,
-    ``features=heuristic_hints``): the value read as JSON where it parses, else a string."""
-    name, sep, value = text.partition("=")
-    if not sep or not name.isidentifier():
-        raise argparse.ArgumentTypeError(f"expected name=value, got {text!r}")
-    try:
-        return name, json.loads(value)
-    except json.JSONDecodeError:
-        return name, value
-
-
 def check_config(config: BatchedPPOConfig) -> BatchedPPOConfig:
     """``config`` with every setting checked and made a plain value; raises
     ``TypeError``/``ValueError`` naming the setting before anything is built or written."""
@@ -174,6 +134,14 @@ def check_config(config: BatchedPPOConfig) -> BatchedPPOConfig:
     rows = config.num_envs * config.rollout_steps
     check_rollout_memory("num_envs x rollout_steps", rows, row_bytes)
     return config
+
+
+def explained_variance(rollout, size: int) -> float:
+    """How much of the returns' variance the rollout's values explained (1: all, 0: no
+    better than their mean; NaN when the returns do not vary)."""
+    returns, values = rollout.returns[:size], rollout.values[:size]
+    spread = float(np.var(returns))
+    return float(1 - np.var(returns - values) / spread) if spread > 0 else float("nan")
 
 
 def native_bfloat16(torch: Any, device: Any) -> bool:
@@ -223,18 +191,20 @@ class BatchedPPO:
         self.critic = None
         parameters = list(self.policy.parameters())
         if config.critic == "global":
-            self.critic = self._global_critic(game.global_size(n) + n).to(self.device)
+            self.critic = self._global_critic(critic_state_size(game, n)).to(self.device)
             parameters += list(self.critic.parameters())
         self.optimiser = torch.optim.Adam(parameters, lr=config.learning_rate, eps=1e-5)
 
     def _global_critic(self, size: int):
+        """The value function on the critic state: the centralised critic's MLP, a value."""
         from torch import nn
 
-        layers, width = [], size
-        for hidden in self.config.net_arch:
-            layers += [nn.Linear(width, hidden), nn.Tanh()]
-            width = hidden
-        return nn.Sequential(*layers, nn.Linear(width, 1))
+        from presages_env.training.central_critic import mlp
+
+        hidden = list(self.config.net_arch)
+        return nn.Sequential(
+            *mlp(size, hidden, nn.Tanh), nn.Linear(hidden[-1] if hidden else size, 1)
+        )
 
     # ---- the network ------------------------------------------------------------------
     def _logits(self, x):
@@ -291,7 +261,7 @@ class BatchedPPO:
         }
         if rollout.critic_input is not None:
             data["critic_x"] = self._tensor(rollout.critic_input[:size])
-        stats: dict[str, list[float]] = {"policy_loss": [], "value_loss": [], "entropy": []}
+        stats: dict[str, list] = {name: [] for name in UPDATE_STATS}  # tensors: read once
         # minibatches of equal size (within one row): a short remainder would take a full
         # optimiser step on a few rows' noise (a single row's advantages cannot be normalised)
         minibatches = -(-size // config.minibatch_size)
@@ -312,8 +282,14 @@ class BatchedPPO:
                 )
                 self.optimiser.step()
                 for name in stats:
-                    stats[name].append(float(losses[name].detach()))
-        return {name: float(np.mean(values)) for name, values in stats.items()}
+                    stats[name].append(losses[name].detach().float())
+        # one device sync per update, not five per minibatch; the same float64 means as before
+        read = torch.stack([torch.stack(values) for values in stats.values()]).cpu().numpy()
+        means = {
+            name: float(np.mean(row.astype(np.float64)))
+            for name, row in zip(stats, read, strict=True)
+        }
+        return {**means, "explained_variance": explained_variance(rollout, size)}
 
     def _losses(self, batch: dict) -> dict:
         torch, config = self.torch, self.config
@@ -329,7 +305,17 @@ class BatchedPPO:
         policy_loss = -torch.min(ratio * advantages, clipped * advantages).mean()
         values = self._values(batch.get("critic_x", batch["x"])).float()
         value_loss = torch.nn.functional.mse_loss(values, batch["returns"])
-        return {"policy_loss": policy_loss, "value_loss": value_loss, "entropy": entropy}
+        with torch.no_grad():  # how far the update moved the policy (SB3's estimates)
+            log_ratio = new_log_p - batch["old_log_p"]
+            approx_kl = ((ratio - 1) - log_ratio).mean()
+            clip_fraction = ((ratio - 1).abs() > config.clip_range).float().mean()
+        return {
+            "policy_loss": policy_loss,
+            "value_loss": value_loss,
+            "entropy": entropy,
+            "approx_kl": approx_kl,
+            "clip_fraction": clip_fraction,
+        }
 
     def agent(self, name: str = "ppo", deterministic: bool = True) -> PPOAgent:
         """The policy as it stands, as an agent (not a copy: it changes as training goes)."""
@@ -385,15 +371,14 @@ def train_batched(
     config: BatchedPPOConfig, opponents: Sequence[Agent] | None = None
 ) -> tuple[BatchedPPO, LearningCurve]:
     """Train under ``config.out_dir``: ``policy.pt`` (the policy, safe to load and share),
-    ``config.json`` and ``learning_curve.csv``. Returns the learner and its curve.
-    ``opponents`` (default: ``config.baseline_opponents`` by name) start the pool; frozen
-    snapshots of the learner join it as it trains."""
+    ``config.json``, ``learning_curve.csv`` and TensorBoard scalars in ``logs/``. Returns
+    the learner and its curve. ``opponents`` (default: ``config.baseline_opponents`` by name)
+    start the pool; frozen snapshots of the learner join it as it trains."""
     learner = BatchedPPO(config)  # checks the config and init_policy before anything is written
     config = learner.config  # its plain values
     out = write_config(config)
     if opponents is None:
-        names = config.baseline_opponents
-        opponents = [baseline_agent(name, config.game, config.seed) for name in names]
+        opponents = opponent_agents(config.baseline_opponents, config.game, config.seed)
     baselines = [
         graded(agent, config.heuristic_epsilon, config.epsilon_curriculum, config.seed)
         for agent in opponents
@@ -404,33 +389,30 @@ def train_batched(
         if config.epsilon_curriculum and isinstance(agent, ErringAgent)
     ]
     rollouts = make_rollouts(learner, baselines)
-    curve = LearningCurve(method=method_label(config))
-    start = time.perf_counter()
-    evaluate(learner, curve, 0, 0.0, out, curricula)
-    bar = BudgetBar(config.total_timesteps, config.time_budget_s, "batched PPO self-play")
+    log = RunLog(config, out, method_label(config), "batched PPO self-play")
+    evaluate(learner, log, 0, curricula)
     decisions, updates, snapshots = 0, 0, []
     while decisions < config.total_timesteps:
-        elapsed = time.perf_counter() - start
-        if config.time_budget_s is not None and elapsed >= config.time_budget_s:
+        if config.time_budget_s is not None and log.elapsed >= config.time_budget_s:
             break
         rollout = collect(learner, rollouts)
-        learner.update(rollout, value_only=updates < config.critic_warmup_updates)
+        stats = learner.update(rollout, value_only=updates < config.critic_warmup_updates)
         decisions += rollout.size
         updates += 1
         for curriculum in curricula:
             curriculum.update(rollouts.opponents, rollouts.pool_outcomes)
         rollouts.pool_outcomes.clear()
-        bar.update(decisions, time.perf_counter() - start)
+        log.progress(decisions, stats)
         if config.snapshot_every and config.max_snapshots and updates % config.snapshot_every == 0:
             snapshots.append(frozen_copy(learner.policy, f"snapshot_{decisions}", learner.features))
             rollouts.set_opponents(baselines + snapshots[-config.max_snapshots :])
         if updates % config.eval_every == 0:
-            evaluate(learner, curve, decisions, time.perf_counter() - start, out, curricula)
-    bar.close()
-    if curve[-1]["timesteps"] != decisions:  # not measured at this point yet
-        evaluate(learner, curve, decisions, time.perf_counter() - start, out, curricula)
+            evaluate(learner, log, decisions, curricula)
+    if log.curve[-1]["timesteps"] != decisions:  # not measured at this point yet
+        evaluate(learner, log, decisions, curricula)
     learner.agent().save(out / "policy.pt")
-    return learner, curve
+    log.close()
+    return learner, log.curve
 
 
 def method_label(config: BatchedPPOConfig) -> str:
@@ -447,25 +429,13 @@ def method_label(config: BatchedPPOConfig) -> str:
 
 def evaluate(
     learner: BatchedPPO,
-    curve: LearningCurve,
+    log: RunLog,
     decisions: int,
-    seconds: float,
-    out,
     curricula: Sequence[EpsilonCurriculum] = (),
-):
+) -> None:
     """A point of the learning curve: win rate and reward against each evaluation opponent,
     and the epsilon each curriculum has reached."""
-    config = learner.config
     extra = {f"epsilon_{c.agent.base.name}": c.agent.epsilon for c in curricula}
-    add_curve_point(
-        curve,
-        learner.agent(),
-        config,
-        config.eval_opponents,
-        decisions,
-        round(seconds, 1),
-        out,
-        extra,
-    )
-    if config.keep_checkpoints:
-        learner.agent().save(Path(out) / f"policy_{decisions}.pt")
+    log.evaluate(learner.agent(), decisions, extra)
+    if learner.config.keep_checkpoints:
+        learner.agent().save(Path(log.out) / f"policy_{decisions}.pt")

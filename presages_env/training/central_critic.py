@@ -20,7 +20,9 @@ from sb3_contrib.common.maskable.policies import MaskableActorCriticPolicy
 from torch import nn
 
 
-def _mlp(size: int, hidden: list[int], activation: type[nn.Module]) -> nn.Sequential:
+def mlp(size: int, hidden: list[int], activation: type[nn.Module]) -> nn.Sequential:
+    """Linear layers of the ``hidden`` widths from ``size`` inputs, each followed by
+    ``activation`` (SB3's MLP, which the batched trainer's global critic also is)."""
     layers: list[nn.Module] = []
     for width in hidden:
         layers += [nn.Linear(size, width), activation()]
@@ -42,8 +44,8 @@ class SplitExtractor(nn.Module):
     ) -> None:
         super().__init__()
         self.actor_size = actor_size
-        self.policy_net = _mlp(actor_size, pi, activation)
-        self.value_net = _mlp(input_size, vf, activation)
+        self.policy_net = mlp(actor_size, pi, activation)
+        self.value_net = mlp(input_size, vf, activation)
         self.latent_dim_pi = pi[-1] if pi else actor_size
         self.latent_dim_vf = vf[-1] if vf else input_size
 

@@ -23,7 +23,6 @@ from __future__ import annotations
 
 import dataclasses
 import math
-import time
 from collections.abc import Callable, Sequence
 from types import SimpleNamespace
 from typing import Any
@@ -39,23 +38,22 @@ from presages_env.agents.action_scorer import (
 )
 from presages_env.agents.base import Agent, act_on
 from presages_env.agents.features import RawFeatures
+from presages_env.evaluation.learning_curve import LearningCurve
 from presages_env.games import get_game
-from presages_env.training.opponents import baseline_agent
+from presages_env.training.config import TrainerConfig
+from presages_env.training.opponents import opponent_agents
 from presages_env.training.rollout import LEARNER, SelfPlayRollouts
-from presages_env.training.self_play import BudgetBar, LearningCurve, add_curve_point
+from presages_env.training.run_log import RunLog
 from presages_env.training.settings import (
     COMMON_RULES,
-    EVAL_OPPONENT_NAMES,
-    MAX_MINIBATCH,
-    MAX_ROLLOUT_STEPS,
     PROBABILITY,
     Count,
-    Device,
     Real,
     Rule,
     check_game_settings,
     check_rollout_memory,
     checked_settings,
+    trainer_rules,
     write_config,
 )
 
@@ -65,56 +63,33 @@ MAX_REUSE = 1000.0
 
 
 @dataclasses.dataclass
-class DMCConfig:
-    """Everything a run depends on; saved as ``config.json`` beside the checkpoint. The
-    settings it shares with ``BatchedPPOConfig`` have the same names and defaults."""
+class DMCConfig(TrainerConfig):
+    """The shared settings (``config.py``: the same names and defaults as the PPO trainers')
+    and Deep Monte-Carlo's own; saved as ``config.json`` beside the checkpoint."""
 
-    game: str = "president"
-    num_players: int | None = None
-    team_play: bool = True  # a pool deal puts the learner's whole team against the opponent
-    total_timesteps: int = 2_000_000  # learner decisions; the time budget may stop earlier
-    time_budget_s: float | None = 600.0
-    num_envs: int = 512
-    rollout_steps: int = 32  # vector steps between two updates
-    minibatch_size: int = 4096
-    learning_rate: float = 3e-4
-    net_arch: tuple[int, ...] = (256, 256)  # the state MLP
-    action_net_arch: tuple[int, ...] = (64,)  # the action MLP
+    gamma: float = 1.0  # discount per decision of the seat: Monte-Carlo returns
+    action_net_arch: tuple[int, ...] = (64,)  # the action MLP (net_arch: the state MLP)
     head_net_arch: tuple[int, ...] = (256, 128)  # the head over both codes
     epsilon: float = 0.01  # share of decisions played uniformly at random (DouZero's)
-    gamma: float = 1.0  # discount per decision of the seat: Monte-Carlo returns
     buffer_size: int = 65_536  # decisions in the FIFO replay buffer
     sample_reuse: float = 2.0  # minibatch rows drawn per decision added to the buffer
     decisions_per_game: int = 256  # the journal of each game (a longer game drops its first)
     pool_share: float = 0.25  # share of deals against a baseline opponent (the rest: self-play)
-    baseline_opponents: tuple[str, ...] = ("heuristic",)
-    eval_every: int = 25  # updates between evaluations
-    eval_games: int = 400
-    eval_opponents: tuple[str, ...] = ("random", "heuristic")
     device: str = "auto"  # "auto": CUDA when torch sees one, else CPU
-    seed: int = 0
     out_dir: str = "runs/dmc"
-    game_options: dict = dataclasses.field(default_factory=dict)
 
 
-SETTINGS: dict[str, Rule] = {
-    **{
-        f.name: COMMON_RULES[f.name]
-        for f in dataclasses.fields(DMCConfig)
-        if f.name in COMMON_RULES
+SETTINGS: dict[str, Rule] = trainer_rules(
+    DMCConfig,
+    {
+        "action_net_arch": COMMON_RULES["net_arch"],
+        "head_net_arch": COMMON_RULES["net_arch"],
+        "epsilon": PROBABILITY,
+        "buffer_size": Count(1, MAX_BUFFER),
+        "sample_reuse": Real(0.0, MAX_REUSE, low_open=True),
+        "decisions_per_game": Count(1, MAX_JOURNAL),
     },
-    "rollout_steps": Count(1, MAX_ROLLOUT_STEPS),
-    "minibatch_size": Count(1, MAX_MINIBATCH),
-    "action_net_arch": COMMON_RULES["net_arch"],
-    "head_net_arch": COMMON_RULES["net_arch"],
-    "epsilon": PROBABILITY,
-    "buffer_size": Count(1, MAX_BUFFER),
-    "sample_reuse": Real(0.0, MAX_REUSE, low_open=True),
-    "decisions_per_game": Count(1, MAX_JOURNAL),
-    "pool_share": PROBABILITY,
-    "eval_opponents": EVAL_OPPONENT_NAMES,
-    "device": Device(),
-}
+)
 # Bytes of one decision besides its observation and action features (float32): the target
 # or reward (float32) and, in the journal, the seat (int64).
 ROW_BYTES = 4 + 8
@@ -373,16 +348,15 @@ class DMCLearner:
 def train_dmc(
     config: DMCConfig, opponents: Sequence[Agent] | None = None
 ) -> tuple[DMCLearner, LearningCurve]:
-    """Train under ``config.out_dir``: ``config.json``, ``policy.pt`` and
-    ``learning_curve.csv``. ``opponents`` (default: ``config.baseline_opponents`` by name)
-    are the pool of the ``pool_share`` deals. Returns the learner and its curve."""
+    """Train under ``config.out_dir``: ``config.json``, ``policy.pt``,
+    ``learning_curve.csv`` and TensorBoard scalars in ``logs/``. ``opponents`` (default:
+    ``config.baseline_opponents`` by name) are the pool of the ``pool_share`` deals.
+    Returns the learner and its curve."""
     learner = DMCLearner(config)  # checks the config before anything is written
     config = learner.config
     out = write_config(config)
     if opponents is None:
-        opponents = [
-            baseline_agent(name, config.game, config.seed) for name in config.baseline_opponents
-        ]
+        opponents = opponent_agents(config.baseline_opponents, config.game, config.seed)
     game = learner.scorer.game
     buffer = ReplayBuffer(
         config.buffer_size,
@@ -391,26 +365,25 @@ def train_dmc(
         game.action_features.ACTION_FEATURES,
     )
     actors = DMCActors(config, opponents, buffer)
-    curve = LearningCurve(method=method_label(config))
-    start = time.perf_counter()
-    evaluate(learner, curve, 0, 0.0, out)
-    bar = BudgetBar(config.total_timesteps, config.time_budget_s, "DMC self-play")
+    log = RunLog(config, out, method_label(config), "DMC self-play")
+    evaluate(learner, log, 0)
     decisions = updates = 0
     while decisions < config.total_timesteps:
-        if config.time_budget_s is not None and time.perf_counter() - start >= config.time_budget_s:
+        if config.time_budget_s is not None and log.elapsed >= config.time_budget_s:
             break
         before = buffer.added
         decisions += actors.play(config.rollout_steps, learner.choose)
-        learner.update(buffer, buffer.added - before)
+        loss = learner.update(buffer, buffer.added - before)
         updates += 1
-        bar.update(decisions, time.perf_counter() - start)
+        stats = {"buffer_size": buffer.size, "dropped_decisions": actors.dropped}
+        log.progress(decisions, stats if loss is None else {**stats, "loss": loss})
         if updates % config.eval_every == 0:
-            evaluate(learner, curve, decisions, time.perf_counter() - start, out)
-    bar.close()
-    if curve[-1]["timesteps"] != decisions:
-        evaluate(learner, curve, decisions, time.perf_counter() - start, out)
+            evaluate(learner, log, decisions)
+    if log.curve[-1]["timesteps"] != decisions:
+        evaluate(learner, log, decisions)
     learner.scorer.save(out / "policy.pt")
-    return learner, curve
+    log.close()
+    return learner, log.curve
 
 
 def method_label(config: DMCConfig) -> str:
@@ -418,9 +391,6 @@ def method_label(config: DMCConfig) -> str:
     return f"Deep Monte-Carlo self-play (action features, epsilon {config.epsilon:g}{pool})"
 
 
-def evaluate(learner: DMCLearner, curve: LearningCurve, decisions: int, seconds: float, out):
+def evaluate(learner: DMCLearner, log: RunLog, decisions: int) -> None:
     """A point of the learning curve: win rate and reward against each evaluation opponent."""
-    config = learner.config
-    add_curve_point(
-        curve, learner.agent(), config, config.eval_opponents, decisions, round(seconds, 1), out
-    )
+    log.evaluate(learner.agent(), decisions)

@@ -31,6 +31,8 @@ from presages_env.core.validation import (
     check_seed,
     optional_seed,
 )
+from presages_env.training.critic_input import critic_state, critic_state_bounds
+from presages_env.training.opponents import OpponentPool, learner_side
 
 SEED_BOUND = 2**62  # seeds drawn for deals
 
@@ -77,8 +79,7 @@ class LearnerBatch:
         self.num_envs = self.vec.num_envs
         self.num_players = n = self.vec.num_players
         self.team_play = bool(team_play)
-        self.opponents: list[Agent] = []
-        self.opponent_weights = np.zeros(0)
+        self.pool = OpponentPool()
         self.set_opponents(opponents, opponent_weights)
         self.features = make_features(features, self.game.name, self.game.num_actions(n))
         self._rng = np.random.default_rng(seed)
@@ -107,10 +108,8 @@ class LearnerBatch:
         low, high = self._feature_bounds()
         if not self.critic_state:
             return low, high
-        global_low, global_high = self.game.global_bounds(n)
-        low = np.concatenate([low, global_low, np.zeros(n)]).astype(np.float32)
-        high = np.concatenate([high, global_high, np.ones(n)]).astype(np.float32)
-        return low, high
+        critic_low, critic_high = critic_state_bounds(self.game, n)
+        return np.concatenate([low, critic_low]), np.concatenate([high, critic_high])
 
     def _feature_bounds(self) -> tuple[np.ndarray, np.ndarray]:
         n = self.num_players
@@ -132,9 +131,8 @@ class LearnerBatch:
         features = self.features(obs, masks)
         if not self.critic_state:
             return features
-        seats = np.eye(self.num_players, dtype=np.float32)[self.vec.current[rows]]
-        world = self.vec.global_states(out=self._world)[rows].astype(np.float32)
-        return np.concatenate([features, world, seats], axis=1)
+        critic = critic_state(self.vec, rows, self.vec.current[rows], out=self._world)
+        return np.concatenate([features, critic], axis=1)
 
     @property
     def masks(self) -> np.ndarray:
@@ -142,39 +140,28 @@ class LearnerBatch:
         return self.vec.masks
 
     # ---- opponents and seats ------------------------------------------------------------
+    @property
+    def opponents(self) -> list[Agent]:
+        """Every agent of the pool so far (an index in ``opponent_of`` is one of them)."""
+        return self.pool.agents
+
     def set_opponents(
         self, opponents: Sequence[Agent], weights: Sequence[float] | None = None
     ) -> None:
         """Draw future opponents from ``opponents`` (by ``weights``, default uniform); games
-        in progress keep theirs. Agents met before stay known, so their indices hold."""
+        in progress keep theirs."""
         opponents = list(opponents)
         if not opponents or not all(isinstance(a, Agent) for a in opponents):
             raise TypeError(f"opponents must be a non-empty list of Agents, got {opponents!r}")
-        weights = np.ones(len(opponents)) if weights is None else np.asarray(weights, float)
-        if weights.shape != (len(opponents),) or not (weights >= 0).all() or weights.sum() <= 0:
-            raise ValueError(f"opponent weights must be {len(opponents)} non-negative numbers")
-        for agent in opponents:
-            if agent not in self.opponents:
-                self.opponents.append(agent)
-        self.opponent_weights = np.zeros(len(self.opponents))
-        for agent, weight in zip(opponents, weights, strict=True):
-            self.opponent_weights[self.opponents.index(agent)] += weight
-        self.opponent_weights /= self.opponent_weights.sum()
+        self.pool.set(opponents, weights)
 
     def _new_deals(self, envs: np.ndarray) -> None:
         """Draw the learner's seat (or team) and the opponent of freshly dealt games."""
-        n = self.num_players
         for i in envs:
-            seat = int(self._rng.integers(n))
+            seat = int(self._rng.integers(self.num_players))
             self.learner_seat[i] = seat
-            if self.team_play:
-                teams = self.game.teams(self.vec.states[i])
-                self.is_learner[i] = teams == teams[seat]
-            else:
-                self.is_learner[i] = np.arange(n) == seat
-        self.opponent_of[envs] = self._rng.choice(
-            len(self.opponents), size=len(envs), p=self.opponent_weights
-        )
+            self.is_learner[i] = learner_side(self.game, self.vec.states[i], seat, self.team_play)
+        self.opponent_of[envs] = self.pool.draw(self._rng, len(envs))
         self._decisions[envs] = 0
 
     # ---- stepping -----------------------------------------------------------------------
@@ -187,7 +174,7 @@ class LearnerBatch:
         if seed is not None:
             self._rng = np.random.default_rng(seed)
         if opponents is not None:
-            self.opponents = []
+            self.pool = OpponentPool()
             self.set_opponents(opponents)
         self.vec.reset(int(self._rng.integers(SEED_BOUND)))
         everything = np.arange(self.num_envs)

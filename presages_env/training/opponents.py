@@ -7,6 +7,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from presages_env.agents import Agent, ErringAgent, HeuristicAgent, RandomAgent
+from presages_env.core.game import Game
 from presages_env.core.validation import offset_seed
 
 BASELINE_OPPONENTS = ("random", "heuristic")
@@ -21,6 +22,52 @@ def baseline_agent(name: str, game: str, seed: int = 0) -> Agent:
     if name == "heuristic":
         return HeuristicAgent(game)
     raise ValueError(f"unknown opponent {name!r}; use one of {BASELINE_OPPONENTS} or an Agent")
+
+
+class OpponentPool:
+    """The agents a deal draws its opponent from, each with its weight. Agents met before stay
+    known (weight 0 once left out), so the opponent index of a game in progress holds."""
+
+    def __init__(self) -> None:
+        self.agents: list[Agent] = []
+        self.weights = np.zeros(0)
+
+    def set(self, opponents: Sequence[Agent], weights: Sequence[float] | None = None) -> None:
+        """Draw from ``opponents`` from now on, by ``weights`` (default uniform)."""
+        opponents = list(opponents)
+        if not all(isinstance(agent, Agent) for agent in opponents):
+            raise TypeError(f"opponents must be Agents, got {opponents!r}")
+        weights = np.ones(len(opponents)) if weights is None else np.asarray(weights, float)
+        if opponents and (
+            weights.shape != (len(opponents),) or not (weights >= 0).all() or weights.sum() <= 0
+        ):
+            raise ValueError(f"opponent weights must be {len(opponents)} non-negative numbers")
+        for agent in opponents:
+            if agent not in self.agents:
+                self.agents.append(agent)
+        self.weights = np.zeros(len(self.agents))
+        for agent, weight in zip(opponents, weights, strict=True):
+            self.weights[self.agents.index(agent)] += weight
+        if opponents:
+            self.weights /= self.weights.sum()
+
+    @property
+    def empty(self) -> bool:
+        """Whether no agent can be drawn."""
+        return not self.weights.any()
+
+    def draw(self, rng: np.random.Generator, size: int | None = None):
+        """The index (``size`` indices) of opponents drawn by weight."""
+        return rng.choice(len(self.agents), size=size, p=self.weights)
+
+
+def learner_side(game: Game, state: np.ndarray, seat: int, team_play: bool) -> np.ndarray:
+    """``bool[n]``: the seats the learner plays in a deal where it was drawn ``seat``: its
+    whole team with ``team_play`` (partners share the policy), else that seat alone."""
+    if team_play:
+        teams = game.teams(state)
+        return teams == teams[seat]
+    return np.arange(game.num_players_of(state)) == seat
 
 
 def graded(agent: Agent, epsilon: float, curriculum: bool, seed: int) -> Agent:

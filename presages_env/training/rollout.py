@@ -23,6 +23,8 @@ import presages_env
 from presages_env.agents.base import Agent, act_on
 from presages_env.agents.features import RawFeatures
 from presages_env.evaluation.tournament import TIE_TOLERANCE
+from presages_env.training.critic_input import critic_state, critic_state_size
+from presages_env.training.opponents import OpponentPool, learner_side
 
 LEARNER = -1  # in ``controller``: the seat is the learner's
 
@@ -88,8 +90,8 @@ class SelfPlayRollouts:
         self.team_play = team_play
         self.central_critic = central_critic
         self.pool_share = float(pool_share)
-        self.opponents: list[Agent] = []
-        self.set_opponents(opponents)
+        self.pool = OpponentPool()
+        self.pool.set(opponents)
         self._rng = np.random.default_rng(seed)
         self._rows = np.arange(b)
         self.controller = np.full((b, n), LEARNER, dtype=np.int64)
@@ -103,7 +105,7 @@ class SelfPlayRollouts:
         capacity = steps * b
         obs_low, obs_high = self.game.obs_low(n), self.game.obs_high(n)
         self.feature_size = features.low_high(obs_low, obs_high)[0].size
-        self.critic_size = self.game.global_size(n) + n if central_critic else 0
+        self.critic_size = critic_state_size(self.game, n) if central_critic else 0
         self._buffers = Rollout(
             features=np.zeros((capacity, self.feature_size), np.float32),
             critic_input=np.zeros((capacity, self.critic_size), np.float32)
@@ -127,32 +129,27 @@ class SelfPlayRollouts:
         self.bootstrap = np.zeros(capacity, np.float32)
 
     # ---- seats --------------------------------------------------------------------------
+    @property
+    def opponents(self) -> list[Agent]:
+        """Every agent of the pool so far (an index in ``controller`` is one of them)."""
+        return self.pool.agents
+
     def set_opponents(self, opponents: Sequence[Agent]) -> None:
         """Draw future deals' opponents uniformly from ``opponents``; games in progress keep
-        theirs. Agents met before stay known (weight 0), so the indices in play hold."""
-        for agent in opponents:
-            if agent not in self.opponents:
-                self.opponents.append(agent)
-        chosen = [self.opponents.index(agent) for agent in opponents]
-        self._weights = np.zeros(len(self.opponents))
-        self._weights[chosen] = 1.0 / max(len(chosen), 1)
+        theirs."""
+        self.pool.set(opponents)
 
     def _new_deals(self, envs: np.ndarray) -> None:
         """Choose who plays each seat of freshly dealt games."""
-        n = self.num_players
         self.controller[envs] = LEARNER
         self._episode_reward[envs] = 0.0
-        if not self._weights.any() or self.pool_share <= 0:
+        if self.pool.empty or self.pool_share <= 0:
             return
         against_pool = envs[self._rng.random(envs.size) < self.pool_share]
         for env in against_pool:
-            seat = int(self._rng.integers(n))
-            if self.team_play:
-                teams = self.game.teams(self.vec.states[env])
-                others = teams != teams[seat]
-            else:
-                others = np.arange(n) != seat
-            self.controller[env, others] = self._rng.choice(len(self.opponents), p=self._weights)
+            seat = int(self._rng.integers(self.num_players))
+            mine = learner_side(self.game, self.vec.states[env], seat, self.team_play)
+            self.controller[env, ~mine] = self.pool.draw(self._rng)
 
     # ---- collecting ---------------------------------------------------------------------
     def collect(self, act: PolicyStep, value: ValueFn) -> Rollout:
@@ -190,7 +187,7 @@ class SelfPlayRollouts:
         features = self.features(vec.obs[envs], masks)
         critic_input = None
         if self.central_critic:
-            critic_input = buffers.critic_input[block] = self.critic_input(envs, seats)
+            critic_input = buffers.critic_input[block] = critic_state(self.vec, envs, seats)
         chosen, log_probs, values = act(features, masks.astype(np.bool_), critic_input)
         actions[envs] = chosen
         buffers.features[block] = features
@@ -208,11 +205,6 @@ class SelfPlayRollouts:
         self.next_index[previous[open_]] = block[open_]
         self._last[envs, seats] = block
         return int(block[-1]) + 1
-
-    def critic_input(self, envs: np.ndarray, seats: np.ndarray) -> np.ndarray:
-        """The centralised critic's input: the game's global state and the seat, one-hot."""
-        world = self.vec.global_states()[envs].astype(np.float32)
-        return np.concatenate([world, np.eye(self.num_players, dtype=np.float32)[seats]], 1)
 
     def _credit(self, rewards: np.ndarray) -> None:
         """Each seat's reward of this step goes to its open decision."""
@@ -239,7 +231,7 @@ class SelfPlayRollouts:
         if not envs.size:
             return
         if self.central_critic:
-            inputs = self.critic_input(envs, seats)
+            inputs = critic_state(self.vec, envs, seats)
         else:
             # the seat to move has its legal moves (hint features read them); the others none
             to_move = (seats == self.vec.current[envs])[:, None]

@@ -37,6 +37,7 @@ from presages_env.core.validation import (
     plain_ints,
 )
 from presages_env.games import GAME_CLASSES, get_game
+from presages_env.training.critic_input import critic_state_size
 from presages_env.training.opponents import BASELINE_OPPONENTS
 
 CRITICS = ("local", "global")
@@ -268,7 +269,7 @@ def check_cuda(device: str, name: str, index: int) -> None:
         )
 
 
-# ---- the rules both trainers share ---------------------------------------------------------
+# ---- the rules the trainers share -----------------------------------------------------------
 OPPONENT_NAMES = ListOf(Choice(BASELINE_OPPONENTS), 1, MAX_OPPONENTS)
 # the learning curve's opponents; none: it records the steps only (a best response's run)
 EVAL_OPPONENT_NAMES = ListOf(Choice(BASELINE_OPPONENTS), 0, MAX_OPPONENTS)
@@ -292,12 +293,26 @@ COMMON_RULES: dict[str, Rule] = {
     "critic": Choice(CRITICS),
     "baseline_opponents": OPPONENT_NAMES,
     "max_snapshots": Count(0, MAX_SNAPSHOTS),
+    "snapshot_every": Count(0, MAX_COUNT),  # 0: no snapshots
+    "rollout_steps": Count(1, MAX_ROLLOUT_STEPS),
+    "minibatch_size": Count(1, MAX_MINIBATCH),
+    "pool_share": PROBABILITY,
+    "device": Device(),
+    "eval_opponents": EVAL_OPPONENT_NAMES,
     "eval_every": Count(1, MAX_COUNT),
     "eval_games": Count(2, MAX_NUM_GAMES),  # two give a confidence interval
     "seed": Seed(),
     "out_dir": Text(),
     "game_options": Options(),
 }
+
+
+def trainer_rules(config_type: type, own: Mapping[str, Rule]) -> dict[str, Rule]:
+    """The rule of each setting of ``config_type``: the shared rule of a shared setting,
+    unless ``own`` (the trainer's own settings, or its narrower ranges) gives one."""
+    names = [field.name for field in dataclasses.fields(config_type)]
+    shared = {name: COMMON_RULES[name] for name in names if name in COMMON_RULES}
+    return {**shared, **own}
 
 
 def seconds_argument(text: str) -> float:
@@ -351,7 +366,7 @@ def learner_input_size(game: Game, num_players: int, features: str, critic: str)
     """Numbers per decision in the rollout: the features, and with the global critic the
     global state and a one-hot of the seat."""
     size = feature_size(game, num_players, features)
-    return size + (game.global_size(num_players) + num_players if critic == "global" else 0)
+    return size + (critic_state_size(game, num_players) if critic == "global" else 0)
 
 
 def check_network_size(net_arch: tuple[int, ...], inputs: int, actions: int) -> None:

@@ -323,7 +323,8 @@ def test_the_win_rate_plot_names_its_setting_its_interval_and_chance(tmp_path):
     assert "bars: 95% Wilson interval over 100 games each" in title
     chance = [line for line in axes.lines if line.get_label().startswith("chance")]
     assert len(chance) == 1 and chance[0].get_xdata() == pytest.approx([100 / 3] * 2)
-    assert chance[0].get_label() in [t.get_text() for t in axes.get_legend().get_texts()]
+    (legend,) = figure.legends  # below the plot, clear of the bars
+    assert chance[0].get_label() in [t.get_text() for t in legend.get_texts()]
     assert plot_win_rates(results, tmp_path / "setting.png").exists()  # the default method
 
 

@@ -5,9 +5,9 @@ from __future__ import annotations
 import importlib.util
 from pathlib import Path
 
-import pytest
+from extras import require
 
-pytest.importorskip("torch", reason="the trainers need the train extra (torch)")
+require("train")
 
 SCRIPT = Path(__file__).parents[2] / "baselines" / "ablation.py"
 

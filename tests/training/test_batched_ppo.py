@@ -7,22 +7,24 @@ import dataclasses
 
 import numpy as np
 import pytest
+from extras import require
 
-pytest.importorskip("torch", reason="the batched trainer needs the train extra (torch)")
+require("train")
 
 from presages_env.agents import HeuristicAgent, RandomAgent  # noqa: E402
 from presages_env.agents.ppo import PPOAgent, shipped_checkpoint  # noqa: E402
 from presages_env.evaluation.tournament import head_to_head  # noqa: E402
 from presages_env.training.batched_ppo import (  # noqa: E402
+    UPDATE_STATS,
     BatchedPPO,
     check_config,
     collect,
     game_config,
     make_rollouts,
     native_bfloat16,
-    parse_setting,
     train_batched,
 )
+from presages_env.training.command_line import parse_setting  # noqa: E402
 from presages_env.training.rollout import LEARNER, SelfPlayRollouts  # noqa: E402
 
 GAMES = ("president", "presages", "aciliande", "res_arcana")
@@ -342,3 +344,52 @@ def test_the_seat_to_move_is_bootstrapped_from_the_features_it_would_act_on():
     assert to_move.any() and (~to_move).any()
     movers = envs[to_move]
     np.testing.assert_array_equal(seen[-1][to_move], features(vec.obs[movers], vec.masks[movers]))
+
+
+def test_a_run_names_its_folder_and_logs_its_update_statistics_to_tensorboard(tmp_path, capsys):
+    """The batched trainer logged three losses and no progress: no TensorBoard, no KL, clip
+    fraction or explained variance, and it never said where it wrote."""
+    from tensorboard.backend.event_processing.event_accumulator import EventAccumulator
+
+    config = tiny("president", total_timesteps=300, time_budget_s=None, out_dir=str(tmp_path))
+    train_batched(config)
+    said = capsys.readouterr().out
+    assert f"writing to {tmp_path}/" in said and f"wrote {tmp_path}/" in said
+    assert "(chance 25%)" in said  # the last win rates beside an equally strong learner's
+    events = EventAccumulator(str(tmp_path / "logs"))
+    events.Reload()
+    tags = set(events.Tags()["scalars"])
+    for name in UPDATE_STATS + ("explained_variance", "decisions_per_s"):
+        assert f"train/{name}" in tags, (name, tags)
+    assert {"win_rate/vs_random", "win_rate/chance"} <= tags
+    assert all(np.isfinite(e.value) for e in events.Scalars("train/approx_kl"))
+
+
+def test_the_command_line_help_lists_every_setting_with_its_default():
+    """``--help`` showed neither the defaults nor the settings ``--set`` accepts."""
+    import json
+    import re
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    from presages_env.training.command_line import FLAGS
+    from presages_env.training.dmc import dmc_config
+    from presages_env.training.settings import config_json
+
+    root = Path(__file__).parents[2]
+    for script, config in (
+        ("train_batched.py", game_config("presages")),
+        ("train_dmc.py", dmc_config()),
+    ):
+        text = subprocess.run(
+            [sys.executable, str(root / "baselines" / script), "--help"],
+            capture_output=True,
+            text=True,
+            check=True,
+        ).stdout
+        assert "settings (--set NAME=VALUE; default):" in text
+        defaults = json.loads(config_json(config))
+        for name in set(defaults) - set(FLAGS):  # each setting with its default
+            assert re.search(rf"\n  {name} +{re.escape(json.dumps(defaults[name]))}\n", text), name
+        assert "100000000  (or --timesteps)" in text  # the value a run of the script gets

@@ -5,11 +5,12 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from extras import require
 
-pytest.importorskip("torch", reason="ABR trains with the batched trainer (train extra)")
+require("train")  # ABR trains with the batched trainer
 
 from presages_env.agents import Agent, HeuristicAgent  # noqa: E402
-from presages_env.evaluation.best_response import approximate_best_response  # noqa: E402
+from presages_env.training.best_response import approximate_best_response  # noqa: E402
 
 pytestmark = pytest.mark.xdist_group("batched_ppo")
 BUDGET = {  # small: a test, not a measurement (docs/agents.md has the real table)

@@ -74,7 +74,7 @@ def test_cloning_is_refused_with_a_central_critic(tmp_path):
 
 def test_a_tiny_mappo_run_saves_an_actor_that_plays(tmp_path):
     config = from_scratch_config("presages", 0, tmp_path, 4, steps=512, critic="global")
-    config.num_envs, config.n_steps, config.batch_size, config.eval_games = 8, 32, 64, 4
+    config.num_envs, config.rollout_steps, config.minibatch_size, config.eval_games = 8, 32, 64, 4
     model, curve = train(config)
     assert isinstance(model.policy, CentralCriticPolicy)
     assert len(curve) == 2  # the untrained point and the last

@@ -6,6 +6,7 @@ import csv
 
 import numpy as np
 import pytest
+from extras import require
 
 import presages_env
 from presages_env.agents import ErringAgent, HeuristicAgent, RandomAgent
@@ -71,7 +72,7 @@ def test_outcome_compares_the_learners_seats_with_the_best_other_seat():
 
 
 def test_a_curriculum_run_records_its_epsilon_in_the_learning_curve(tmp_path):
-    pytest.importorskip("torch", reason="the batched trainer needs the train extra (torch)")
+    require("train")
     from presages_env.training.batched_ppo import game_config, train_batched
 
     config = game_config(

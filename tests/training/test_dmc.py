@@ -9,8 +9,9 @@ import json
 
 import numpy as np
 import pytest
+from extras import require
 
-pytest.importorskip("torch", reason="the DMC trainer needs the train extra (torch)")
+require("train")
 
 import presages_env  # noqa: E402
 from presages_env.agents import action_scorer  # noqa: E402

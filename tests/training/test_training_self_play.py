@@ -107,7 +107,7 @@ def test_a_run_continues_from_a_saved_policy_and_refuses_a_mismatched_one(tmp_pa
     from presages_env.training.self_play import TrainConfig, train
 
     tiny = dict(
-        game="president", total_timesteps=64, num_envs=4, n_steps=16, batch_size=64,
+        game="president", total_timesteps=64, num_envs=4, rollout_steps=16, minibatch_size=64,
         n_epochs=1, net_arch=(8,), eval_games=4, warm_start=None, max_snapshots=0,
     )  # fmt: skip
     _model, curve = train(TrainConfig(**tiny, out_dir=str(tmp_path / "first")))
@@ -128,7 +128,7 @@ def test_a_run_continues_from_a_saved_policy_and_refuses_a_mismatched_one(tmp_pa
 
 
 def test_the_learning_curve_plot_names_its_setting_bands_and_chance(tmp_path):
-    from presages_env.training.self_play import (
+    from presages_env.evaluation.learning_curve import (
         LearningCurve,
         learning_curve_figure,
         plot_learning_curve,
@@ -147,7 +147,8 @@ def test_the_learning_curve_plot_names_its_setting_bands_and_chance(tmp_path):
     assert len(axes.collections) == 2  # one band per opponent
     chance = [line for line in axes.lines if line.get_label().startswith("chance")]
     assert len(chance) == 1 and chance[0].get_ydata() == pytest.approx([50, 50])
-    assert chance[0].get_label() in [t.get_text() for t in axes.get_legend().get_texts()]
+    legend = [text.get_text() for lg in axes.figure.legends for text in lg.get_texts()]
+    assert chance[0].get_label() in legend  # the legend is the figure's, beside the plot
 
     runs = {"from scratch": curve, "warm-started": LearningCurve(rows, **setting)}
     title = " ".join(learning_curve_figure(runs, method="two runs").axes[0].get_title().split())

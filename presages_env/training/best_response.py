@@ -8,8 +8,8 @@ response's win rate above chance (and its reward) says how exploitable the agent
 that budget*: a lower bound on exploitability, comparable between agents measured with the
 same game, budget and seed.
 
-This module trains (it imports the training layer when called); the tournament and
-statistics modules beside it do not.
+It lives with the trainers (it trains) and measures with the evaluation layer's tournament,
+so evaluation never imports training.
 """
 
 from __future__ import annotations
@@ -23,6 +23,7 @@ from presages_env.agents.base import Agent
 from presages_env.core.validation import check_int, offset_seed
 from presages_env.evaluation.stats import Estimate
 from presages_env.evaluation.tournament import MatchResult, head_to_head
+from presages_env.training.batched_ppo import game_config, train_batched
 
 ABR_DECISIONS = 1_000_000  # the documented budget of the tables in docs/agents.md
 MAX_DECISIONS = 10**10
@@ -68,8 +69,6 @@ def approximate_best_response(
     """Train a best response to ``frozen`` for ``decisions`` learner decisions and measure it
     over ``eval_games`` fresh games. ``settings`` override the game's recorded
     hyper-parameters (``training/hyperparameters.json``)."""
-    from presages_env.training.batched_ppo import game_config, train_batched
-
     if not isinstance(frozen, Agent):
         raise TypeError(f"frozen must be an Agent, got {type(frozen).__name__}")
     decisions = check_int(decisions, "decisions", 1, MAX_DECISIONS)

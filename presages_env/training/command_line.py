@@ -1,0 +1,121 @@
+"""The command line every batched trainer shares (``baselines/train_batched.py``,
+``baselines/train_dmc.py``): a few flags, ``--set NAME=VALUE`` for any setting, a ``--help``
+that lists every setting with its default, then the run, its plot and its curve."""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import json
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from presages_env.evaluation.learning_curve import LearningCurve, plot_learning_curve, win_rates
+from presages_env.training.settings import config_json, seconds_argument
+
+# the settings the flags give: a run of the command line is bounded by its time budget,
+# not by a decision count
+FLAGS = {
+    "game": "--game",
+    "num_players": "--players",
+    "time_budget_s": "--time-budget",
+    "total_timesteps": "--timesteps",
+    "seed": "--seed",
+    "out_dir": "--out",
+}
+TIME_BUDGET_S = 600.0
+TOTAL_TIMESTEPS = 100_000_000
+
+
+class _Formatter(argparse.RawDescriptionHelpFormatter, argparse.ArgumentDefaultsHelpFormatter):
+    """The epilog as written (one setting a line), each flag with its default."""
+
+
+def parse_setting(text: str) -> tuple[str, Any]:
+    """A command line's ``name=value`` (``n_epochs=2``, ``net_arch=[64,64]``,
+    ``features=heuristic_hints``): the value read as JSON where it parses, else a string."""
+    name, sep, value = text.partition("=")
+    if not sep or not name.isidentifier():
+        raise argparse.ArgumentTypeError(f"expected name=value, got {text!r}")
+    try:
+        return name, json.loads(value)
+    except json.JSONDecodeError:
+        return name, value
+
+
+def settings_epilog(defaults: Any) -> str:
+    """Every setting of the config ``defaults`` (the flags' defaults applied) with its
+    default, one a line (as JSON, the way ``--set`` reads it); those a flag gives name it."""
+    plain = json.loads(config_json(defaults))
+    width = max(len(field.name) for field in dataclasses.fields(defaults))
+    lines = ["settings (--set NAME=VALUE; default):"]
+    for name, value in plain.items():
+        flag = f"  (or {FLAGS[name]})" if name in FLAGS else ""
+        lines.append(f"  {name:<{width}}  {json.dumps(value)}{flag}")
+    return "\n".join(lines)
+
+
+def train_from_command_line(
+    doc: str,
+    make_config: Callable[[dict[str, Any]], Any],
+    check: Callable[[Any], Any],
+    train: Callable[[Any], tuple[Any, LearningCurve]],
+    *,
+    game: str,
+    out: str,
+) -> None:
+    """Parse the command line (``doc``: the script's docstring), build the config with
+    ``make_config(settings)`` and ``check`` it (a bad setting is a usage error, refused
+    before anything is written), ``train`` it, plot and print its learning curve."""
+    defaults = {
+        "game": game,
+        "num_players": None,
+        "time_budget_s": TIME_BUDGET_S,
+        "total_timesteps": TOTAL_TIMESTEPS,
+        "seed": 0,
+        "out_dir": out,
+    }
+    parser = argparse.ArgumentParser(
+        description=doc,
+        epilog=settings_epilog(make_config(defaults)),
+        formatter_class=_Formatter,
+    )
+    parser.add_argument("--game", default=game, help="the game to train on")
+    parser.add_argument("--players", type=int, default=None, help="the game's default if none")
+    parser.add_argument(
+        "--time-budget", type=seconds_argument, default=TIME_BUDGET_S, help="seconds of training"
+    )
+    parser.add_argument("--timesteps", type=int, default=TOTAL_TIMESTEPS, help="learner decisions")
+    parser.add_argument("--seed", type=int, default=0, help="of the deals, the policy, the pool")
+    parser.add_argument("--out", default=out, help="the run's folder")
+    parser.add_argument(
+        "--set",
+        nargs="*",
+        type=parse_setting,
+        default=[],
+        metavar="NAME=VALUE",
+        help="any setting listed below (the value read as JSON where it parses: numbers, "
+        "lists, true/false; else a string)",
+    )
+    args = parser.parse_args()
+    settings = {
+        "game": args.game,
+        "num_players": args.players,
+        "time_budget_s": args.time_budget,
+        "total_timesteps": args.timesteps,
+        "seed": args.seed,
+        "out_dir": args.out,
+        **dict(args.set),
+    }
+    try:
+        config = check(make_config(settings))
+    except (TypeError, ValueError) as error:
+        parser.error(str(error))
+    _, curve = train(config)
+    print(f"plot: {plot_learning_curve(curve, Path(config.out_dir) / 'learning_curve.png')}")
+    for row in curve:
+        rates = ", ".join(f"{name} {rate:.1%}" for name, rate in win_rates(row).items())
+        print(f"{row['timesteps']:>11,} decisions {row['seconds']:>7.0f} s: {rates}")
+    if curve.chance is not None:
+        print(f"chance (an equally strong learner): {curve.chance:.0%}")

@@ -1,0 +1,52 @@
+"""The settings every trainer shares, with one name, meaning and default each.
+
+:class:`TrainerConfig` holds what the three trainers (MaskablePPO through SB3, batched PPO,
+Deep Monte-Carlo) have in common; :class:`PPOConfig` adds what both PPO trainers share. A
+trainer's config subclasses one of them, adds its own settings and, where its way of
+stepping needs it, another default (the SB3 trainer steps its games one Python object at a
+time: fewer games, longer rollouts). Each setting's type and range is in ``settings.py``.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+
+from presages_env.games import DEFAULT_GAME
+
+
+@dataclasses.dataclass
+class TrainerConfig:
+    """Everything a run depends on; saved as ``config.json`` beside the checkpoints."""
+
+    game: str = DEFAULT_GAME
+    num_players: int | None = None  # None: the game's default
+    # a deal against the pool puts the learner's whole team against it (team games)
+    team_play: bool = True
+    total_timesteps: int = 2_000_000  # learner decisions; the time budget may stop earlier
+    time_budget_s: float | None = 600.0  # of learning: compiling and cloning come before it
+    num_envs: int = 512
+    rollout_steps: int = 32  # vector steps per rollout (decisions per game for SB3)
+    minibatch_size: int = 4096
+    learning_rate: float = 3e-4
+    gamma: float = 0.995
+    net_arch: tuple[int, ...] = (256, 256)
+    baseline_opponents: tuple[str, ...] = ("heuristic",)  # the opponent pool's first agents
+    eval_every: int = 25  # updates between evaluations (learning curve)
+    eval_games: int = 400
+    # the learning curve's opponents; none: it records the steps only (a best response's run)
+    eval_opponents: tuple[str, ...] = ("random", "heuristic")
+    seed: int = 0
+    out_dir: str = "runs/train"
+    game_options: dict = dataclasses.field(default_factory=dict)
+
+
+@dataclasses.dataclass
+class PPOConfig(TrainerConfig):
+    """The settings both PPO trainers share."""
+
+    n_epochs: int = 3
+    ent_coef: float = 0.01
+    features: str = "raw"  # what the policy reads: "raw" or "heuristic_hints"
+    critic: str = "local"  # "global": MAPPO-style, the critic also reads the global state
+    snapshot_every: int = 20  # updates between learner snapshots added to the pool (0: none)
+    max_snapshots: int = 4  # 0: opponents are the baseline agents only
