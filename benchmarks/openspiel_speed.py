@@ -4,7 +4,7 @@ own C++ ``oh_hell``, in one run.
 
 Usage::
 
-    python benchmarks/openspiel_speed.py                   # every game at 4 players
+    python benchmarks/openspiel_speed.py                   # every benchmarked game at 4 players
     python benchmarks/openspiel_speed.py --games aciliande --rounds 7 --seconds 3
 
 Every game is played the same way, the loop an OpenSpiel user writes: ``is_terminal``,
@@ -31,7 +31,7 @@ import pyspiel
 from machine import busy_seconds, process_seconds
 
 from presages_env import openspiel
-from presages_env.games import GAME_CLASSES
+from presages_env.games import GAME_CLASSES, benchmarked_games
 
 ANCHOR = "oh_hell"
 
@@ -93,7 +93,7 @@ def measure(names: list[str], players: int, seconds: float, rounds: int) -> dict
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--games", nargs="+", default=list(GAME_CLASSES), choices=GAME_CLASSES)
+    parser.add_argument("--games", nargs="+", default=benchmarked_games(), choices=GAME_CLASSES)
     parser.add_argument("--players", type=int, default=4)
     parser.add_argument("--seconds", type=float, default=2.0, help="per game and round")
     parser.add_argument("--rounds", type=int, default=5)

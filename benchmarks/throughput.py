@@ -4,6 +4,7 @@ Usage::
 
     python benchmarks/throughput.py                      # everything below, one run
     python benchmarks/throughput.py --sweep-only --games presages --repeats 3
+    python benchmarks/throughput.py --aec-only --seconds 5    # the AEC rows alone
     python benchmarks/throughput.py --plot docs/throughput.png   # also draw the sweep
 
 A "step" is one decision applied. Every AEC step reads the observation and the mask through
@@ -42,7 +43,7 @@ from machine import busy_seconds, process_seconds, wait_until_quiet
 
 import presages_env
 from presages_env.evaluation.report import new_figure, save_figure, wrapped_title
-from presages_env.games import GAME_CLASSES
+from presages_env.games import benchmarked_games
 
 if TYPE_CHECKING:
     from matplotlib.figure import Figure
@@ -355,11 +356,16 @@ def _spread_note(samples: dict[str, dict[str, list[float]]] | None) -> str:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seconds", type=float, default=2.0, help="time per measurement")
-    parser.add_argument("--games", nargs="*", default=None, help="games (default: all)")
+    parser.add_argument(
+        "--games", nargs="*", default=None, help="games (default: the benchmarked ones)"
+    )
     parser.add_argument("--batch-sizes", nargs="*", type=int, default=list(BATCH_SIZES))
     parser.add_argument("--threads", nargs="*", type=int, default=list(THREADS))
     parser.add_argument("--repeats", type=int, default=1, help="interleaved sweep repeats")
     parser.add_argument("--sweep-only", action="store_true", help="no AEC, no AEC anchors")
+    parser.add_argument(
+        "--aec-only", action="store_true", help="the AEC rows only (printed, no results file)"
+    )
     parser.add_argument("--no-pgx", action="store_true", help="skip the Pgx anchor")
     parser.add_argument("--plot", type=Path, default=None, help="draw the sweep into a PNG")
     parser.add_argument("--json", type=Path, default=RESULTS, help="where results go")
@@ -381,7 +387,9 @@ def main() -> None:
         )
         print(json.dumps(results))
         return
-    games = args.games or list(GAME_CLASSES)
+    if args.sweep_only and args.aec_only:
+        parser.error("--sweep-only and --aec-only leave nothing to measure")
+    games = args.games or benchmarked_games()
 
     rows: dict[str, float] = {}
     if not args.sweep_only:
@@ -397,6 +405,8 @@ def main() -> None:
         print(f"\n{'AEC benchmark':<{width}}  {'steps/s':>12}")
         for name, rate in rows.items():
             print(f"{name:<{width}}  {rate:>12,.0f}")
+    if args.aec_only:  # printed only: the results file keeps the last full run
+        return
 
     raw, others = sweep(
         games,

@@ -28,7 +28,7 @@ warnings.filterwarnings("ignore", "overflow encountered", RuntimeWarning)  # spl
 import presages_env  # noqa: E402
 from presages_env.core.header import HDR_CURRENT, HDR_TERMINAL  # noqa: E402
 from presages_env.core.rng import derive_seed, rng_get  # noqa: E402
-from presages_env.games import GAME_CLASSES  # noqa: E402
+from presages_env.games import benchmarked_games  # noqa: E402
 
 LINE = 64
 
@@ -143,7 +143,7 @@ def main() -> None:
     parser.add_argument("--steps", type=int, default=2000)
     parser.add_argument("--games", nargs="*", default=None)
     args = parser.parse_args()
-    names = args.games or list(GAME_CLASSES)
+    names = args.games or benchmarked_games()
     results = {name: profile(name, args.steps) for name in names}
     headers = []
     for name in names:

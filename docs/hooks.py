@@ -7,6 +7,8 @@ written in at build time instead of copied into the pages.
   prints, then the rules in short the terminal shows (``Game.rules_summary``).
 - ``<!-- game-options GAME -->``: the game's options table (``presages_env.options``); ``all``
   gives every game's, each under a heading.
+- ``<!-- game-state-layout GAME -->``: the game's state slots after the header, with their
+  offsets, sizes and meanings (``Game.state_layout``, declared in the game's layout).
 
 Sphinx roles in docstrings (``:func:`make` ``, ``:class:`~x.Game` ``) read as plain code on
 the API pages. And a fence's second word, which tells the suite where a snippet runs (```` ```python
@@ -25,7 +27,7 @@ from presages_env.ui.game_info import summary_lines
 
 README = Path(__file__).resolve().parents[1] / "README.md"
 README_MARKER = re.compile(r"<!-- readme ([\w-]+) -->")
-GAME_MARKER = re.compile(r"<!-- (game-summary|game-options) (\w+) -->")
+GAME_MARKER = re.compile(r"<!-- (game-summary|game-options|game-state-layout) (\w+) -->")
 DOCS_LINK = re.compile(r"\]\(docs/")
 FENCE_TAG = re.compile(r"^```python \w+$", re.M)
 ROLE = re.compile(r":(?:func|class|mod|meth|attr|data|exc|obj):<code>~?")
@@ -76,6 +78,14 @@ def game_options(name: str) -> str:
     return "\n".join(rows) + "\n"
 
 
+def game_state_layout(name: str) -> str:
+    """A Markdown table of the state slots of ``name`` after the shared header."""
+    layout = presages_env.get_game(name).state_layout
+    if layout is None:
+        raise ValueError(f"{name} declares no state_layout to document")
+    return layout.markdown()
+
+
 def code(text: str) -> str:
     """Code in a table cell (a pipe in a code span is no column break)."""
     return f"`{text}`"
@@ -86,4 +96,8 @@ def cell(text: str) -> str:
     return text.replace("|", "\\|")
 
 
-GENERATED = {"game-summary": game_summary, "game-options": game_options}
+GENERATED = {
+    "game-summary": game_summary,
+    "game-options": game_options,
+    "game-state-layout": game_state_layout,
+}

@@ -19,7 +19,7 @@ from typing import Any
 os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
 
 from presages_env.core.option_space import OptionTable  # noqa: E402
-from presages_env.games import GAME_CLASSES, game_options, get_game  # noqa: E402
+from presages_env.games import BUILT_IN_GAMES, GAME_CLASSES, game_options, get_game  # noqa: E402
 
 __version__ = "0.1.0"
 __all__ = ["make", "make_vec", "list_games", "get_game", "options", "register_envs"]
@@ -63,7 +63,10 @@ def _with_every_game_options(doc: str | None) -> str | None:
     """``doc`` followed by each game's option table, for ``help(make)``."""
     if doc is None:  # python -OO drops docstrings
         return None
-    tables = (f"{name}:\n{textwrap.indent(str(options(name)), '    ')}" for name in list_games())
+    # the built-in games: those of other packages' entry points are looked up (importlib.metadata,
+    # a tenth of a second) when the registry is first read, not at import
+    games = sorted(BUILT_IN_GAMES)
+    tables = (f"{name}:\n{textwrap.indent(str(options(name)), '    ')}" for name in games)
     return "\n\n".join((inspect.cleandoc(doc), "Options of each game:", *tables))
 
 

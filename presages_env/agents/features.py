@@ -10,8 +10,6 @@ simulated through the kernel's rules); PPO then only has to learn where departin
 
 from __future__ import annotations
 
-import importlib
-
 import numpy as np
 
 VALUE_CLIP = 2.0  # hint values are in rounds won; an impossible option (-inf) is clipped
@@ -41,7 +39,11 @@ class HeuristicHints(RawFeatures):
 
     def __init__(self, game: str, num_actions: int) -> None:
         super().__init__(game, num_actions)
-        module = importlib.import_module(f"presages_env.games.{game}.heuristic")
+        from presages_env.games import get_game  # numba comes with it
+
+        module = get_game(game).heuristic
+        if module is None:
+            raise ValueError(f"{game} has no heuristic to give hints (its Game declares none)")
         self._actions = module.heuristic_actions
         self._values = getattr(module, "heuristic_values", None)
 

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import importlib
-
 import numpy as np
 
 from presages_env.agents.base import Agent
@@ -16,10 +14,12 @@ class HeuristicAgent(Agent):
     def __init__(self, game: str) -> None:
         self.name = "heuristic"
         self.game = game
-        module = importlib.import_module(f"presages_env.games.{game}.heuristic")
+        self._game = get_game(game)
+        module = self._game.heuristic
+        if module is None:
+            raise ValueError(f"{self._game.title} has no heuristic (its Game declares none)")
         self._kernel = module.heuristic_actions
         self.strategy = (module.__doc__ or "").strip()
-        self._game = get_game(game)
         self._low, self._high = observation_bounds(self._game)
 
     def check_batch(self, obs: np.ndarray, masks: np.ndarray) -> None:

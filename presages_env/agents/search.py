@@ -22,7 +22,6 @@ compiled search on disk per game.
 
 from __future__ import annotations
 
-import importlib
 from collections.abc import Callable
 
 import numba as nb
@@ -244,21 +243,30 @@ _TEMPLATES = (_rollout_action, _simulate, _search, _search_all)
 _compiled_searches: dict[str, Callable] = {}
 
 
+@nb.njit(cache=True)
+def _no_heuristic(obs, masks, actions):
+    """What heuristic rollouts are bound to in a game without a heuristic (never called:
+    ISMCTSAgent refuses heuristic rollouts there)."""
+    for i in range(masks.shape[0]):
+        actions[i] = np.argmax(masks[i])
+
+
 def specialise_search(game: Game, sample_world_kernel: Callable) -> Callable:
     """The compiled (disk-cached) batched search bound to ``game``'s kernels.
 
     Returns ``search_all(states, num_actions, simulations, exploration, seeds,
     heuristic_rollouts, actions, visits)``.
     """
-    heuristic = importlib.import_module(f"presages_env.games.{game.name}.heuristic")
-    digest = source_digest(game.kernel, heuristic, core_header, core_rng)
+    heuristic = game.heuristic
+    modules = (game.kernel,) if heuristic is None else (game.kernel, heuristic)
+    digest = source_digest(*modules, core_header, core_rng)
     namespace = dict(_search_all.__globals__)
     namespace.update(
         legal_mask=game.kernel.legal_mask,
         step=game.kernel.step,
         sample_world=sample_world_kernel,
         observe=game.kernel.observe,
-        heuristic_actions=heuristic.heuristic_actions,
+        heuristic_actions=_no_heuristic if heuristic is None else heuristic.heuristic_actions,
         OBS_SIZE=game.kernel.OBS_SIZE,
         OBS_DTYPE=game.obs_dtype,
     )
@@ -271,13 +279,12 @@ def specialise_search(game: Game, sample_world_kernel: Callable) -> Callable:
 def _search_of(game: Game) -> Callable:
     """The game's compiled search, built once per process."""
     if game.name not in _compiled_searches:
-        sample_world_kernel = getattr(game.kernel, "sample_world", None)
-        if sample_world_kernel is None:
+        if game.world_sampler is None:
             raise NotImplementedError(
-                f"{game.name} has no sample_world(state, player, seed, world) in its kernel.py "
-                "yet, so it cannot be searched"
+                f"{game.title} declares no world_sampler (a sample_world kernel), so it cannot "
+                "be searched: search deals the worlds a seat cannot tell apart"
             )
-        _compiled_searches[game.name] = specialise_search(game, sample_world_kernel)
+        _compiled_searches[game.name] = specialise_search(game, game.world_sampler)
     return _compiled_searches[game.name]
 
 
@@ -325,6 +332,8 @@ class ISMCTSAgent(Agent):
             rollouts = self.game.search_rollouts
         if rollouts not in ("random", "heuristic"):
             raise ValueError(f"rollouts must be 'random' or 'heuristic', got {rollouts!r}")
+        if rollouts == "heuristic" and self.game.heuristic is None:
+            raise ValueError(f"{self.game.title} has no heuristic to roll out with")
         self.heuristic_rollouts = rollouts == "heuristic"
         self.name = f"ismcts{simulations}" + ("h" if self.heuristic_rollouts else "")
         self.simulations = int(simulations)

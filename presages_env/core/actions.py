@@ -20,6 +20,8 @@ def check_action(action: Any, mask: np.ndarray, describe=None) -> int:
     Raises ``TypeError`` for a non-integer and ``ValueError`` for an out-of-range or
     illegal action; nothing is applied in either case.
     """
+    if type(action) is int and 0 <= action < len(mask) and mask[action]:
+        return action  # the common case, a plain int the mask allows: nothing to convert
     if isinstance(action, np.ndarray) and action.shape == ():
         action = action.item()
 

@@ -84,7 +84,6 @@ class CardGameEnv(AECEnv):
         self._index = {agent: i for i, agent in enumerate(self.possible_agents)}
         num_actions = game.num_actions(n)
         self.observation_mode = observation_mode
-        self._log = ev.EventLog(game.kernel.MAX_STEP_EVENTS)
         obs_space = spaces.Box(
             low=game.obs_low(n).astype(game.obs_dtype),
             high=game.obs_high(n).astype(game.obs_dtype),
@@ -107,6 +106,11 @@ class CardGameEnv(AECEnv):
         self._global = np.zeros(game.global_size(n), dtype=game.global_dtype)
         self._global_version = -1
         self._state = game.blank_state(n, self.game_options)
+        # the actions since the deal (or set_state) and their events, logged when first read
+        # but at once for information states, which read them every step
+        self._episode = ev.EpisodeLog(
+            game.kernel, self._state, n, eager=observation_mode == "information_state"
+        )
         self._mask = np.zeros(num_actions, dtype=np.int8)
         self._no_mask = np.zeros(num_actions, dtype=np.int8)
         self._obs = np.zeros((n, game.obs_size(n)), dtype=game.obs_dtype)
@@ -119,9 +123,6 @@ class CardGameEnv(AECEnv):
         self._step_rewards = np.zeros(n, dtype=np.float32)
         self._seed_rng = np.random.default_rng()
         self._info_key: Any = None
-        # every action applied since the deal (or since set_state: then _from_deal is False)
-        self._actions: list[int] = []
-        self._from_deal = False
 
     # ---- PettingZoo API ------------------------------------------------------------------
     def observation_space(self, agent: str) -> spaces.Space:
@@ -149,11 +150,8 @@ class CardGameEnv(AECEnv):
         if seed is not None:
             self._seed_rng = np.random.default_rng(seed)
         game_seed = int(self._seed_rng.integers(0, 2**62))
-        self._log.clear()
-        self.game.kernel.reset_logged(self._state, np.int64(game_seed), self._log.buffer)
+        self._episode.deal(self._state, game_seed)
         self._start_episode()
-        self._from_deal = True
-        self._log.collect()
 
     def step(self, action: Any) -> None:
         self._require_reset("step()")
@@ -170,11 +168,7 @@ class CardGameEnv(AECEnv):
                 raise
             self._end_for_illegal_action(agent)
             return
-        self.game.kernel.step_logged(
-            self._state, np.int64(action), self._step_rewards, self._log.buffer
-        )
-        self._log.collect()
-        self._actions.append(action)
+        self._episode.step(self._state, action, self._step_rewards)
         self._version += 1
         self._after_transition(agent)
 
@@ -190,7 +184,7 @@ class CardGameEnv(AECEnv):
         if self._obs_version[i] != self._version:
             self.game.kernel.observe(self._state, i, self._obs[i])
             if self.observation_mode == "information_state":
-                records = ev.visible_to(self._log.records, i)
+                records = ev.visible_to(self._episode.records, i)
                 ev.encode_history(i, self._first_obs[i], records, self._history[i])
             self._obs_version[i] = self._version
         seen = self._history[i] if self.observation_mode == "information_state" else self._obs[i]
@@ -219,7 +213,7 @@ class CardGameEnv(AECEnv):
         event ``seat`` may see, or every event with ``seat=None`` (a referee's log); each
         prints as words (``str(event)``, its ``text``), its fields stay in ``kind``/``args``."""
         self._require_reset("events()")
-        records = self._log.records
+        records = self._episode.records
         if seat is not None:
             records = ev.visible_to(records, check_int(seat, "seat", 0, self.num_players - 1))
         return self.game.decode_events(records, self.num_players)
@@ -228,7 +222,7 @@ class CardGameEnv(AECEnv):
         """The public information state: every event all seats saw this episode, encoded
         like an information state with seat -1 and no private first observation."""
         self._require_reset("observe_public()")
-        records = self._log.records
+        records = self._episode.records
         size = ev.information_state_size(0, self._max_events())
         out = np.zeros(size, dtype=ev.EVENT_DTYPE)
         ev.encode_history(-1, out[:0], records[ev.is_public(records)], out)
@@ -267,7 +261,7 @@ class CardGameEnv(AECEnv):
         observation spaces).
         """
         self._state[:] = checked_state(self.game, state, self.num_players, self.game_options)
-        self._log.clear()
+        self._episode.start_at(self._state)
         self._start_episode()
 
     @property
@@ -287,14 +281,14 @@ class CardGameEnv(AECEnv):
         record replays a game from its deal.
         """
         self._require_reset("actions_since_deal()")
-        if not self._from_deal:
+        if not self._episode.dealt:
             raise ValueError(
                 "this game started from a position given to set_state() or "
                 "reset(options={'state': ...}), not from a deal: the actions that led to it "
                 "are unknown, so it has no record; start games with reset(seed=...) to "
                 "record them"
             )
-        return list(self._actions)
+        return list(self._episode.actions)
 
     def action_label(self, action: int) -> str:
         """Human name of ``action`` at the current decision."""
@@ -336,8 +330,6 @@ class CardGameEnv(AECEnv):
         return self._mask
 
     def _start_episode(self) -> None:
-        self._actions.clear()
-        self._from_deal = False  # reset() sets it once the deal is written
         self.agents = list(self.possible_agents)
         self.rewards = dict.fromkeys(self.agents, 0.0)
         self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)

@@ -9,6 +9,9 @@ as arguments or closures).
 The step and reset loops take ``events``: None on the default path (numba compiles the event
 writes away, so it runs the plain kernels' code), or ``[B, capacity + 1, EVENT_WIDTH]``
 buffers that receive each game's events of the call (core/events.py).
+
+Every kernel's plain ``reset``/``step`` are two more such templates (:func:`plain_kernels`):
+its ``reset_logged``/``step_logged`` with no events.
 """
 
 from __future__ import annotations
@@ -27,6 +30,14 @@ from presages_env.core.rng import choose_legal, derive_seed, rng_get, splitmix_n
 
 # Names the templates use; bound per game by `specialise`.
 reset_logged = legal_mask = step_logged = observe = global_state = None
+
+
+def _reset(state, seed):
+    reset_logged(state, seed, None)
+
+
+def _step(state, action, rewards):
+    step_logged(state, action, rewards, None)
 
 
 def _reset_all(states, seeds, obs, masks, current, events):
@@ -107,6 +118,24 @@ def bind_kernels(template, namespace: dict, qualname: str, parallel: bool = Fals
     fn.__qualname__ = qualname
     fn.__module__ = template.__module__
     return nb.njit(cache=True, parallel=parallel)(fn)
+
+
+def plain_kernels(kernel: types.ModuleType) -> tuple:
+    """``reset(state, seed)`` and ``step(state, action, rewards)`` for a kernel module: its
+    ``reset_logged`` and ``step_logged`` without events, compiled and cached per game.
+
+    A kernel module binds them once its ``*_logged`` kernels are defined:
+    ``reset, step = plain_kernels(sys.modules[__name__])``.
+    """
+    namespace = dict(
+        _reset.__globals__, reset_logged=kernel.reset_logged, step_logged=kernel.step_logged
+    )
+    digest = source_digest(kernel, core_header, core_rng)
+    game_name = kernel.__name__.rsplit(".", 2)[-2]
+    return tuple(
+        bind_kernels(template, namespace, f"{template.__name__.lstrip('_')}_{game_name}_{digest}")
+        for template in (_reset, _step)
+    )
 
 
 def specialise(game) -> types.SimpleNamespace:

@@ -176,6 +176,68 @@ class EventLog:
         return self._records[: self._count]
 
 
+class EpisodeLog:
+    """One episode's actions and events, the events written when first read.
+
+    Playing runs the kernel's ``step``, which writes no events (as fast as the vector
+    env's); reading :attr:`records` replays the actions not logged yet through
+    ``step_logged`` on a copy of the episode's first state, so the records are exactly
+    those a logged play writes (a kernel is deterministic: the RNG is in the state).
+    ``eager=True`` logs each step as it is played instead, for a reader of every step
+    (information-state observations), which would otherwise pay each step twice.
+    """
+
+    def __init__(self, kernel: Any, state: np.ndarray, num_players: int, eager: bool) -> None:
+        self._kernel = kernel
+        self._eager = eager
+        self._log = EventLog(kernel.MAX_STEP_EVENTS)
+        self._replayed = np.zeros_like(state)  # the first state, then stepped as logged
+        self._rewards = np.zeros(num_players, dtype=np.float32)
+        self._logged = 0  # how many of ``actions`` the log covers
+        self.actions: list[int] = []  # every action applied this episode, in order
+        self.dealt = False  # whether the episode starts from a deal, not a given position
+
+    def deal(self, state: np.ndarray, seed: int) -> None:
+        """Deal a new game from ``seed`` into ``state`` and start the episode there (the
+        deal's events open the log)."""
+        self._log.clear()
+        self._kernel.reset_logged(state, np.int64(seed), self._log.buffer)
+        self._start(state, dealt=True)
+
+    def start_at(self, state: np.ndarray) -> None:
+        """Start the episode from the position ``state``: nothing before it is logged."""
+        self._log.clear()
+        self._start(state, dealt=False)
+
+    def step(self, state: np.ndarray, action: int, rewards: np.ndarray) -> None:
+        """Apply the legal ``action`` to ``state`` in place, writing ``rewards``."""
+        if self._eager:
+            self._kernel.step_logged(state, np.int64(action), rewards, self._log.buffer)
+            self._log.collect()
+            self._logged += 1
+        else:
+            self._kernel.step(state, np.int64(action), rewards)
+        self.actions.append(action)
+
+    @property
+    def records(self) -> np.ndarray:
+        """Every record of the episode so far (a view: copy it to keep it)."""
+        for action in self.actions[self._logged :]:
+            self._kernel.step_logged(
+                self._replayed, np.int64(action), self._rewards, self._log.buffer
+            )
+            self._logged += 1  # counted before collect(), which raises for a game's bug
+            self._log.collect()
+        return self._log.records
+
+    def _start(self, state: np.ndarray, dealt: bool) -> None:
+        self._log.collect()
+        self._replayed[:] = state
+        self._logged = 0
+        self.actions.clear()
+        self.dealt = dealt
+
+
 def information_state_size(obs_size: int, max_events: int) -> int:
     """Length of an information state: the seat, its first observation, its events."""
     return 1 + obs_size + max_events * EVENT_WIDTH

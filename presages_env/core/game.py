@@ -25,6 +25,28 @@ Everything else (PettingZoo env, vector env, agents, search) calls these, so a r
 never written twice. The Python side, a :class:`Game` subclass, says how big things are,
 validates options, writes them into a fresh state, and renders states for people.
 
+**The contract.** Everything about a game is declared on its :class:`Game` subclass, in
+``games/<game>/`` (nothing outside ``games/`` names a game), and checked when the class is
+defined, so an incomplete game fails at import with the missing part named. Besides the
+modules above (``kernel``, ``validator``, ``viewer``, ``event_texts``, ``card_texts``,
+``action_features``), a game declares explicitly:
+
+- ``heuristic``: its hand-written strategy module (``heuristic_actions(obs, masks,
+  actions)``, optionally ``heuristic_values``), or ``None`` for none;
+- ``world_sampler``: its kernel ``sample_world(state, player, seed, world)``, or ``None``
+  (then search and the no-leak checks cannot run on it);
+- ``ships_checkpoint``: whether ``presages_env/checkpoints/<name>.pt`` is shipped;
+- ``benchmarked``: whether the benchmarks and the results tables include it (``False`` for
+  the exemplar game, a template kept out of the games' comparisons);
+
+and overrides :meth:`Game.max_visible_events` and :meth:`Game.reward_bounds`. It may
+override :meth:`Game.max_game_length`, :meth:`Game.short_options` (options that keep random
+games short, for tests and fuzzers) and :meth:`Game.position_counts` (its position set-up's
+numbers, for the numbers fuzz). Its options' ranges are ``option_space``
+(:mod:`presages_env.core.option_space`). A game registers with one line in
+``presages_env/games/__init__.py``, or from its own package through the entry point group
+``presages_env.games``; :func:`presages_env.core.conformance.check_game` then checks it.
+
 The raw kernels (``game.kernel.step`` ...) trust their input and are for code that has
 validated it. The same names on a :class:`Game` (``game.step(state, action, rewards)`` ...)
 are the checked versions for everyone else: they validate the state
@@ -37,12 +59,13 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Callable, Mapping, Sequence
 from types import MappingProxyType, ModuleType
-from typing import Any, ClassVar
+from typing import Any, ClassVar, NamedTuple
 
 import numpy as np
 
 from presages_env.core import events as ev
 from presages_env.core.actions import check_action
+from presages_env.core.card_face import card_face
 from presages_env.core.header import (
     GLOBAL_HEADER_SLOTS,
     HDR_CURRENT,
@@ -55,6 +78,7 @@ from presages_env.core.header import (
     WIDE_LOW,
     step_of,
 )
+from presages_env.core.layout import SlotLayout
 from presages_env.core.option_space import Draw, describe_options
 from presages_env.core.results import ResultWords, SeatResult, result_words, reward_summary
 from presages_env.core.validation import (
@@ -143,6 +167,67 @@ def _check_action_features(cls: type) -> None:
         )
 
 
+# Declared by every game in its own class body (``None`` where it has none).
+DECLARED = ("heuristic", "world_sampler", "ships_checkpoint", "benchmarked")
+
+
+def _check_declarations(cls: type) -> None:
+    """Refuse a game that leaves out a declaration everything outside ``games/`` reads from it
+    (the module docstring's contract): each is declared in the class itself, ``None`` where
+    the game has none, so that leaving one out is never silent."""
+    missing = [name for name in DECLARED if name not in cls.__dict__]
+    if missing:
+        raise TypeError(
+            f"{cls.__name__} must declare {', '.join(missing)} (None where it has none; "
+            "core/game.py says what each is)"
+        )
+    heuristic = cls.__dict__["heuristic"]
+    if heuristic is not None and not callable(getattr(heuristic, "heuristic_actions", None)):
+        raise TypeError(
+            f"{cls.__name__}'s heuristic must be a module with heuristic_actions(obs, masks, "
+            "actions), or None"
+        )
+    sampler = cls.__dict__["world_sampler"]
+    if isinstance(sampler, staticmethod):
+        sampler = sampler.__func__
+    if sampler is not None and not callable(sampler):
+        raise TypeError(f"{cls.__name__}'s world_sampler must be its sample_world kernel or None")
+    cls.world_sampler = staticmethod(sampler)  # a kernel, never a method of the game
+    for flag in ("ships_checkpoint", "benchmarked"):
+        if not isinstance(cls.__dict__[flag], bool):
+            raise TypeError(f"{cls.__name__}'s {flag} must be a bool")
+    if cls.search_rollouts not in ("random", "heuristic") or (
+        cls.search_rollouts == "heuristic" and heuristic is None
+    ):
+        raise TypeError(
+            f"{cls.__name__}'s search_rollouts must be 'random', or 'heuristic' with a heuristic"
+        )
+    if cls.reward_bounds is Game.reward_bounds:
+        raise TypeError(
+            f"{cls.__name__} must bound its returns: reward_bounds(num_players, options)"
+        )
+
+
+class RewardBounds(NamedTuple):
+    """The range of one seat's summed rewards over a whole game, and whether every game's
+    rewards sum to zero exactly (float32 rewards that cancel only up to rounding do not)."""
+
+    low: float
+    high: float
+    zero_sum: bool
+
+
+class PositionCount(NamedTuple):
+    """One number of a game's position set-up, for the numbers fuzz
+    (:mod:`presages_env.fuzzing.numbers`): ``build(value)`` sets up a position with it, and
+    the rule accepts the ints in ``[low, high]``."""
+
+    name: str  # as a person calls it: "setup_position(leader)"
+    build: Callable[[Any], np.ndarray]
+    low: int
+    high: int
+
+
 class Game:
     """Description of one game; subclasses set the class attributes and sizes."""
 
@@ -160,6 +245,9 @@ class Game:
     # Bumped whenever the meaning of a slot changes: saved states of another layout are refused.
     # Version 2 is the compact layout (narrow slots, split 64-bit header fields).
     layout_version: ClassVar[int]
+    # The game's state slots after the header, in order (core/layout.py): its docs page's
+    # state layout table is generated from them. None for a game that declares none.
+    state_layout: ClassVar[SlotLayout | None] = None
     # True for a game whose rules cut runaway games at a step cap of their own: it then
     # ends with HDR_TERMINAL = header.TRUNCATED (no winner, zero rewards), which the envs
     # report as a truncation.
@@ -167,6 +255,21 @@ class Game:
     # The rollout policy ISMCTSAgent uses when none is given: "random" (uniform legal moves)
     # or "heuristic" (the game's heuristic.py), whichever searched better (docs/agents.md).
     search_rollouts: ClassVar[str] = "random"
+    # The game's hand-written strategy (games/<game>/heuristic.py): a module with the kernel
+    # ``heuristic_actions(obs, masks, actions)`` and optionally ``heuristic_values``; None for
+    # a game without one. Declared by every game.
+    heuristic: ClassVar[ModuleType | None]
+    # The kernel ``sample_world(state, player, seed, world)`` dealing a world ``player``
+    # cannot tell from ``state`` (search, beliefs, the no-leak checks); None for a game
+    # without one. Declared by every game.
+    world_sampler: ClassVar[Callable[..., None] | None]
+    # Whether a trained policy ships as presages_env/checkpoints/<name>.pt (a release check
+    # tests that it is there). Declared by every game.
+    ships_checkpoint: ClassVar[bool]
+    # Whether benchmarks/ and the results tables include the game: False for the exemplar
+    # game (docs/adding_a_game.md), a template too small to compare with the others.
+    # Declared by every game.
+    benchmarked: ClassVar[bool]
     Options: ClassVar[type]  # a frozen dataclass of the game's options with defaults
     # Every option's whole range, as a draw per option (core/option_space.py): what must
     # hold for any game a player can set up is explored over combinations drawn from it.
@@ -206,6 +309,9 @@ class Game:
                 raise TypeError(f"{cls.__name__} must declare its title, the name people read")
             if not isinstance(getattr(cls, "layout_version", None), int):
                 raise TypeError(f"{cls.__name__} must declare its layout_version (an int)")
+            layout = cls.state_layout
+            if layout is not None and layout.size != cls.__dict__["kernel"].STATE_SIZE:
+                raise TypeError(f"{cls.__name__}'s state_layout must end at its STATE_SIZE")
             validator = cls.__dict__.get("validator")
             if validator is None or not callable(getattr(validator, "validate_state", None)):
                 raise TypeError(
@@ -255,6 +361,7 @@ class Game:
                 )
             _check_card_texts(cls)
             _check_action_features(cls)
+            _check_declarations(cls)
 
     # ---- the kernels, checked (internal code calls ``self.kernel.*`` directly) ------------
     def checked_state(self, state: Any, num_players: int | None = None) -> np.ndarray:
@@ -298,10 +405,12 @@ class Game:
     def sample_world(self, state: np.ndarray, player: Any, seed: Any) -> np.ndarray:
         """A full state drawn uniformly among those ``player`` cannot tell from ``state``
         (what search and belief models sample; docs/research.md, "Exact beliefs")."""
+        if self.world_sampler is None:
+            raise ValueError(f"{self.title} deals no worlds: it declares no world_sampler")
         valid = self.checked_state(state)
         player = check_int(player, "player", 0, self.num_players_of(valid) - 1)
         world = np.zeros_like(valid)
-        self.kernel.sample_world(valid, np.int64(player), np.int64(check_seed(seed)), world)
+        self.world_sampler(valid, np.int64(player), np.int64(check_seed(seed)), world)
         return world
 
     def global_state(self, state: np.ndarray, out: np.ndarray) -> None:
@@ -335,6 +444,29 @@ class Game:
         """An upper bound on the events one seat sees in the longest legal episode with
         these options: the length of its information state."""
         raise NotImplementedError  # every game overrides it (checked at class definition)
+
+    def max_game_length(self, num_players: int, options: Any) -> int:
+        """An upper bound on the decisions of one game with these options (OpenSpiel's
+        ``max_game_length``). By default the events the seats see: a game whose every
+        decision writes an event its actor sees needs no more. The conformance checks play
+        random games at every seating, with the default options and drawn ones, and fail any
+        that outlasts this bound; a game with silent decisions overrides it."""
+        return num_players * self.max_visible_events(num_players, options)
+
+    def reward_bounds(self, num_players: int, options: Any) -> RewardBounds:
+        """The range of one seat's return with these options, and whether it is zero-sum
+        exactly (OpenSpiel's utility, the conformance checks' bounds)."""
+        raise NotImplementedError  # every game overrides it (checked at class definition)
+
+    def short_options(self, rng: np.random.Generator) -> dict[str, Any]:
+        """Options (``make_options`` keywords) under which random play ends soon, for tests
+        and fuzzers that play many games; none by default (the game is short as it is)."""
+        return {}
+
+    def position_counts(self) -> tuple[PositionCount, ...]:
+        """The numbers of the game's position set-up (its seed, a seat, a count) that the
+        numbers fuzz passes edge values to; none by default."""
+        return ()
 
     def describe_event(self, event: ev.Event, seat: int | None = None) -> str:
         """``event`` in words, with seat (``P0`` is seat 0), card and essence names: for the
@@ -371,6 +503,12 @@ class Game:
     def legend(self) -> tuple[tuple[str, str], ...]:
         """(symbol, meaning) of each symbol the table and the labels use."""
         return self.card_texts.LEGEND
+
+    def card_face(self, label: str) -> dict[str, Any]:
+        """``{"name", "value", "colour", "symbols"}`` of the card ``label`` shows, for the
+        replay page (:mod:`presages_env.core.card_face`); a game overrides it where its
+        cards table knows a colour or its own numerals."""
+        return card_face(self, label)
 
     # ---- sizes -------------------------------------------------------------------------
     def state_size(self, num_players: int) -> int:

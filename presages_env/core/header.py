@@ -95,6 +95,13 @@ def count_step(state):
 
 
 @nb.njit(cache=True, inline="always")
+def clear_mask(state, mask):
+    """Zero a ``legal_mask`` output; True once the game is over (then nothing is legal)."""
+    mask[:] = 0
+    return state[HDR_TERMINAL] != 0
+
+
+@nb.njit(cache=True, inline="always")
 def read_seed(state):
     return np.int64(load_wide(state, HDR_SEED, SEED_SLOTS))
 

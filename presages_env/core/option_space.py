@@ -39,10 +39,23 @@ INDENT = " " * 4  # of an option's description under its row
 @dataclasses.dataclass(frozen=True)
 class Draw:
     """One option's whole range: called as ``(rng, num_players) -> value`` it draws a value,
-    and ``text`` says the range in words (``integers(1, 99)``: "1 to 99")."""
+    and ``text`` says the range in words (``integers(1, 99)``: "1 to 99"). An option that is
+    an int of a range (or ``None``) also says so as numbers: ``ints`` is ``(low, high)``,
+    ``high`` maybe a function of the player count, and ``none_ok`` whether ``None`` is a
+    value; the numbers fuzz passes edge values to such options."""
 
     function: Callable[[np.random.Generator, int], Any]
     text: str
+    ints: tuple[int, int | Callable[[int], int]] | None = None
+    none_ok: bool = False
+    values: tuple | None = None  # one_of's values
+
+    def int_range(self, num_players: int) -> tuple[int, int] | None:
+        """``(low, high)`` of an int option at ``num_players``; None for any other."""
+        if self.ints is None:
+            return None
+        low, high = self.ints
+        return low, high(num_players) if callable(high) else high
 
     def __call__(self, rng: np.random.Generator, num_players: int) -> Any:
         return self.function(rng, num_players)
@@ -54,7 +67,8 @@ def one_of(*values: Any) -> Draw:
     def draw(rng: np.random.Generator, num_players: int) -> Any:
         return values[int(rng.integers(len(values)))]
 
-    return Draw(draw, _alternatives([repr(value) for value in values]))
+    text = _alternatives([repr(value) for value in values])
+    return Draw(draw, text, none_ok=any(value is None for value in values), values=values)
 
 
 def integers(low: int, high: int | Callable[[int], int], *, high_text: str | None = None) -> Draw:
@@ -70,7 +84,7 @@ def integers(low: int, high: int | Callable[[int], int], *, high_text: str | Non
         offset = int(math.exp(rng.uniform(0.0, math.log(top - low + 2)))) - 1
         return low + min(offset, top - low)
 
-    return Draw(draw, f"{low} to {high if high_text is None else high_text}")
+    return Draw(draw, f"{low} to {high if high_text is None else high_text}", ints=(low, high))
 
 
 def either(*draws: Draw) -> Draw:
@@ -79,7 +93,11 @@ def either(*draws: Draw) -> Draw:
     def draw(rng: np.random.Generator, num_players: int) -> Any:
         return draws[int(rng.integers(len(draws)))](rng, num_players)
 
-    return Draw(draw, _alternatives([each.text for each in draws]))
+    ranges = [each.ints for each in draws if each.ints is not None]
+    only_none = all(each.ints is not None or each.values == (None,) for each in draws)
+    ints = ranges[0] if len(ranges) == 1 and only_none else None
+    none_ok = any(each.none_ok for each in draws)
+    return Draw(draw, _alternatives([each.text for each in draws]), ints=ints, none_ok=none_ok)
 
 
 def per_seat(each: Draw) -> Draw:

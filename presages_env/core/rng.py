@@ -10,7 +10,15 @@ here are the only code that reads or writes them.
 import numba as nb
 import numpy as np
 
-from presages_env.core.header import HDR_RNG, RNG_SLOTS, load_wide, store_wide
+from presages_env.core.header import (
+    HDR_RNG,
+    HDR_TERMINAL,
+    RNG_SLOTS,
+    load_wide,
+    set_step,
+    store_wide,
+    write_seed,
+)
 
 _GOLDEN = np.uint64(0x9E3779B97F4A7C15)
 _MIX1 = np.uint64(0xBF58476D1CE4E5B9)
@@ -46,6 +54,16 @@ def rng_set(state, rng_state):
 @nb.njit(cache=True)
 def rng_seed(state, seed):
     rng_set(state, _mix(np.uint64(seed) ^ _GOLDEN) >> np.uint64(1))
+
+
+@nb.njit(cache=True, inline="always")
+def begin_game(state, seed):
+    """The header of a fresh deal, the same in every game: the RNG seeded from ``seed``, the
+    seed recorded (replay = seed + actions), no decision applied yet, the game not over."""
+    rng_seed(state, seed)
+    write_seed(state, seed)
+    set_step(state, 0)
+    state[HDR_TERMINAL] = 0
 
 
 @nb.njit(cache=True, inline="always")

@@ -44,7 +44,7 @@ class TableView:
             mark = ">" if p == self.to_act else " "
             shown = player.hand is not None
             hand = (_cards(player.hand) or "-") if shown else f"{player.hand_size} cards"
-            notes = f"  ({', '.join(player.notes)})" if player.notes else ""
+            notes = f"; {', '.join(player.notes)}" if player.notes else ""  # cards hold ( )
             lines.append(f"{mark} {player.name}: {hand}{notes}")
             if player.area:
                 lines.append(f"    in play: {_cards(player.area)}")

@@ -3,13 +3,13 @@
 Each kind runs random malformed and valid inputs through the public entry points of one game
 and sorts every case into a clean refusal (``ValueError``/``TypeError`` with a message) or an
 accepted input that then works; anything else is a failure
-(:class:`~presages_env.core.fuzz.FuzzReport`):
+(:class:`FuzzReport`):
 
 =================  ======================================================================
 kind               what
 =================  ======================================================================
-states             corrupted real states, pending decisions included (:mod:`presages_env.core.fuzz`)
-heuristics         random observations and masks through the heuristic kernels (same module)
+states             corrupted real states, pending decisions included (:mod:`.states`)
+heuristics         random observations and masks through the heuristic kernels (:mod:`.heuristics`)
 records            saved game records: structure, numbers, strings (:mod:`.records`)
 checkpoints        policy checkpoints: storage, sizes, values, another game's (:mod:`.checkpoints`)
 scorers            the same cases for action scorers' checkpoints (:mod:`.checkpoints`)
@@ -29,16 +29,34 @@ memory, and a crash is reported instead of killing the caller).
 
 from __future__ import annotations
 
+import collections
 import os
 import resource
 import subprocess
 import sys
 import tempfile
 from collections.abc import Sequence
+from dataclasses import dataclass, field
 
 # A case that grows the process's peak memory by more than this allocated what its input only
 # declared (a size, a count): a failure of every input kind.
 MAX_GROWTH_MB = 256
+
+
+@dataclass
+class FuzzReport:
+    """What one kind did for one game: its cases, their outcomes counted, the failures."""
+
+    game: str
+    cases: int = 0
+    outcomes: collections.Counter = field(default_factory=collections.Counter)
+    failures: list[str] = field(default_factory=list)
+    skipped: list[str] = field(default_factory=list)  # what was not fuzzed here, and why
+
+    def line(self) -> str:
+        counts = ", ".join(f"{k} {v}" for k, v in sorted(self.outcomes.items()))
+        line = f"{self.game}: {self.cases} cases: {counts}; {len(self.failures)} failures"
+        return line + "".join(f"; skipped {what}" for what in self.skipped)
 
 
 def peak_memory_mb() -> float:

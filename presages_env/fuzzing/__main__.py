@@ -12,14 +12,13 @@ import sys
 import time
 from collections.abc import Callable
 
-from presages_env.core.fuzz import FuzzReport
-from presages_env.fuzzing import run_in_child
+from presages_env.fuzzing import FuzzReport, run_in_child
 from presages_env.games import GAME_CLASSES
 
 # kind -> (module, function(game_name, cases, seed) -> FuzzReport)
 KINDS = {
     "states": ("presages_env.fuzzing.states", "fuzz_states"),
-    "heuristics": ("presages_env.fuzzing.states", "fuzz_heuristics"),
+    "heuristics": ("presages_env.fuzzing.heuristics", "fuzz_heuristics"),
     "records": ("presages_env.fuzzing.records", "fuzz_records"),
     "checkpoints": ("presages_env.fuzzing.checkpoints", "fuzz_checkpoints"),
     "scorers": ("presages_env.fuzzing.checkpoints", "fuzz_scorer_checkpoints"),

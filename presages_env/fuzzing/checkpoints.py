@@ -42,8 +42,7 @@ from presages_env.agents.action_scorer import ActionScorer, ActionScorerAgent
 from presages_env.agents.checkpoint import expected_shapes, scorer_shapes
 from presages_env.agents.features import make_features
 from presages_env.agents.ppo import PPOAgent, shipped_checkpoint
-from presages_env.core.fuzz import FuzzReport
-from presages_env.fuzzing import memory_growth, peak_memory_mb
+from presages_env.fuzzing import FuzzReport, memory_growth, peak_memory_mb
 from presages_env.games import GAME_CLASSES, get_game
 
 NET_ARCH = {"pi": [16, 8], "vf": [8]}  # the base policy: small, so a case takes milliseconds
@@ -150,8 +149,8 @@ def _outcome(outcome: str, peak: float) -> tuple[str, str | None]:
 # ---- the corpus -----------------------------------------------------------------------------
 def make_corpus(game_name: str, seed: int, path: Path, policy: str = "ppo") -> Corpus:
     """A small policy of kind ``policy`` for ``game_name`` (PPO on raw features at its
-    default table, or an action scorer), saved once (at ``path``), and the other games'
-    shipped checkpoints."""
+    default table, or an action scorer), saved once (at ``path``), and the checkpoints the
+    games ship (a game declaring ``ships_checkpoint = False`` has none to take)."""
     with torch.random.fork_rng():
         torch.manual_seed(seed)
         if policy == "ppo":
@@ -159,13 +158,20 @@ def make_corpus(game_name: str, seed: int, path: Path, policy: str = "ppo") -> C
         else:
             ActionScorer.for_game(game_name, SCORER_ARCH).save(path)
     base = torch.load(path, weights_only=True)
-    others = [(g, shipped_checkpoint(g).read_bytes()) for g in GAME_CLASSES if g != game_name]
+    shipped = {g: _shipped(g) for g in GAME_CLASSES}
+    others = [(g, content) for g, content in shipped.items() if g != game_name and content]
     if policy == "ppo":
-        shipped = shipped_checkpoint(game_name).read_bytes()
-        return Corpus(
-            game_name, base, path.read_bytes(), others, shipped, _load_ppo, expected_shapes
-        )
+        own = shipped[game_name]
+        return Corpus(game_name, base, path.read_bytes(), others, own, _load_ppo, expected_shapes)
     return Corpus(game_name, base, path.read_bytes(), others, None, _load_scorer, scorer_shapes)
+
+
+def _shipped(game_name: str) -> bytes | None:
+    """The game's shipped checkpoint, or None for a game that declares it ships none
+    (``ships_checkpoint = False``: there is no file to take)."""
+    if not get_game(game_name).ships_checkpoint:
+        return None
+    return shipped_checkpoint(game_name).read_bytes()
 
 
 def _small_ppo(game_name: str) -> PPOAgent:

@@ -33,11 +33,11 @@ import numpy as np
 from presages_env.agents.heuristic import HeuristicAgent
 from presages_env.agents.search import ISMCTSAgent
 from presages_env.core.aec import CardGameEnv
-from presages_env.core.fuzz import FuzzReport
 from presages_env.core.game import Game
 from presages_env.core.header import HDR_CURRENT, HDR_TERMINAL
 from presages_env.core.option_space import random_options
 from presages_env.core.state_io import deserialize, serialize
+from presages_env.fuzzing import FuzzReport
 from presages_env.games import get_game
 
 POLICIES = ("random", "heuristic", "mixed")
@@ -98,7 +98,7 @@ def check_entry_points(table: _Table, state: np.ndarray) -> None:
 
 def samples_worlds(game: Game) -> bool:
     """Whether the game's kernel deals the worlds a seat cannot tell apart (search needs it)."""
-    return callable(getattr(game.kernel, "sample_world", None))
+    return game.world_sampler is not None
 
 
 def play_table(

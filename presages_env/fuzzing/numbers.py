@@ -30,7 +30,6 @@ import presages_env
 from presages_env.agents import ISMCTSAgent, RandomAgent
 from presages_env.agents.search import MAX_SIMULATIONS
 from presages_env.core.aec import CardGameEnv
-from presages_env.core.fuzz import FuzzReport
 from presages_env.core.state_io import replay
 from presages_env.core.validation import (
     MAX_NUM_ENVS,
@@ -43,15 +42,11 @@ from presages_env.core.vector import VectorEnv
 from presages_env.evaluation.distributed import chunked_round_robin
 from presages_env.evaluation.game_stats import game_statistics
 from presages_env.evaluation.tournament import head_to_head
-from presages_env.fuzzing import memory_growth, peak_memory_mb
-from presages_env.games.aciliande.cards import NUM_CARDS as NUM_ARCANA
-from presages_env.games.aciliande.game import MAX_STAKE
-from presages_env.games.president.game import setup_manche
-from presages_env.games.president.validate import MAX_MANCHES
-from presages_env.games.res_arcana.layout import ESSENCE_CEILING, MAX_STEP_CAP
+from presages_env.fuzzing import FuzzReport, memory_growth, peak_memory_mb
 from presages_env.training import LearnerVectorEnv, SingleAgentEnv
 
-# SB3's view, where the ``train`` extra is installed, is fuzzed too.
+# SB3's view, where the ``train`` extra is installed, is fuzzed too (a test requiring the
+# extra checks that it is: tests/core/test_seeds_and_numbers.py).
 HAS_SB3 = importlib.util.find_spec("stable_baselines3") is not None
 if HAS_SB3:
     from presages_env.training.vec_env import SelfPlayVecEnv
@@ -295,6 +290,11 @@ def entry_points(game_name: str) -> list[EntryPoint]:
     ]
 
 
+def skipped_views() -> list[str]:
+    """The learner views left out of the fuzz here, each with why (the report says so)."""
+    return [] if HAS_SB3 else ["SelfPlayVecEnv (stable_baselines3 missing: the train extra)"]
+
+
 def _self_play_entries(game_name: str) -> list[EntryPoint]:
     """SB3's view, where SB3 is installed (the ``train`` extra)."""
     if not HAS_SB3:
@@ -322,90 +322,30 @@ def _self_play_entries(game_name: str) -> list[EntryPoint]:
 
 
 def _position_entries(game_name: str) -> list[EntryPoint]:
-    """Each game's ``setup_position``: its seed and one count of the position."""
-    setup = importlib.import_module(f"presages_env.games.{game_name}.game").setup_position
-    base, count, low, high = POSITIONS[game_name]
-    extra = []
-    if game_name == "president":  # a later manche: the match's scores go in int8 slots
-        extra.append(
-            EntryPoint(
-                "setup_manche(scores[0])",
-                lambda _, v: setup_manche(4, LATER_MANCHE_HANDS, [0, 1, 2, 3], scores=[v, 1, 0, 0]),
-                2,
-                2,  # the only score of the Président after one manche with these others
-            )
-        )
+    """The numbers of the game's position set-up (``Game.position_counts``)."""
     return [
-        *extra,
-        EntryPoint("setup_position(seed=...)", lambda _, v: setup(**base, seed=v), 0, SEED_MAX),
-        EntryPoint(
-            f"setup_position({count})",
-            lambda _, v: setup(**_with_count(base, count, v)),
-            low,
-            high,
-        ),
+        EntryPoint(count.name, lambda _, v, build=count.build: build(v), count.low, count.high)
+        for count in presages_env.get_game(game_name).position_counts()
     ]
 
 
 def _option_entries(game_name: str) -> list[EntryPoint]:
-    """The game's int options, through ``make``."""
-    return [
-        EntryPoint(
-            f"make({option}=...)",
-            lambda _, v, option=option: presages_env.make(game_name, **{option: v}),
-            low,
-            high,
-            none_ok=none_ok,
-            cheap_high=cheap_high,
-        )
-        for option, low, high, none_ok, cheap_high in INT_OPTIONS[game_name]
-    ]
-
-
-# The base arguments of a valid position of each game, and one count fuzzed in it: its name
-# (``"pools[0].E"``: the E of seat 0's pool) and the values the position accepts.
-POSITIONS: dict[str, tuple[dict[str, Any], str, int, int]] = {
-    "president": (
-        {"num_players": 4, "hands": [["3", "4"], ["5", "6"], ["7", "8"], ["9", "10"]], "leader": 0},
-        "leader",
-        0,
-        3,
-    ),
-    "presages": (
-        {
-            "num_players": 4,
-            "hands": [[30, 1, 2], [31, 3, 4], [32, 5, 6], [33, 7, 8]],
-            "starter": 0,
-        },
-        "starter",
-        0,
-        3,
-    ),
-    "aciliande": ({"num_players": 3, "dealer": 0}, "dealer", 0, 2),
-    "res_arcana": (
-        {"num_players": 2, "mages": ["Scholar", "Transmuter"], "items": ["Research", "Alchemy"]},
-        "pools[0].E",
-        0,
-        ESSENCE_CEILING,  # what a game still going holds
-    ),
-}
-LATER_MANCHE_HANDS = [["3", "4", "5"], ["6", "7", "8"], ["9", "10", "J"], ["Q", "K", "A"]]
-# Each game's int options: (name, low, high, None allowed, accepting high is cheap).
-INT_OPTIONS: dict[str, list[tuple[str, int, int, bool, bool]]] = {
-    "president": [("num_manches", 1, MAX_MANCHES, False, True)],
-    "presages": [],
-    "aciliande": [
-        ("stake", 1, MAX_STAKE, False, True),
-        ("fixed_hand_size", 1, NUM_ARCANA // 4, True, True),  # at the default 4 players
-    ],
-    "res_arcana": [("step_cap", 1, MAX_STEP_CAP, False, True)],
-}
-
-
-def _with_count(base: dict[str, Any], count: str, value: Any) -> dict[str, Any]:
-    if count == "pools[0].E":
-        return {**base, "pools": [{"E": value}, {}]}
-    return {**base, count: value}
+    """The game's int options (those its option space draws from a range of ints, at the
+    default player count), through ``make``."""
+    game = presages_env.get_game(game_name)
+    entries = []
+    for option, draw in game.option_space.items():
+        bounds = draw.int_range(game.default_players)
+        if bounds is not None:
+            entries.append(
+                EntryPoint(
+                    f"make({option}=...)",
+                    lambda _, v, option=option: presages_env.make(game_name, **{option: v}),
+                    *bounds,
+                    none_ok=draw.none_ok,
+                )
+            )
+    return entries
 
 
 def _redeal(game: Any, state: np.ndarray, seed: Any) -> np.ndarray:
@@ -519,7 +459,7 @@ def fuzz_numbers(game_name: str, cases: int, seed: int = 0) -> FuzzReport:
     entries = entry_points(game_name)
     for entry in entries:  # compiles what they need first: compiling is no case's growth
         run_case(entry, entry.low, game_name)
-    report = FuzzReport(game_name)
+    report = FuzzReport(game_name, skipped=skipped_views())
     for case in range(cases):
         entry = entries[rng.integers(len(entries))]
         value = random_value(entry, rng)

@@ -1,7 +1,7 @@
 """Fuzzing of game records from outside: mutated real records are refused or load and work.
 
-Each case takes the record of a random game (a few per run, at every player count; Res
-Arcana's under a random step cap, so that its games stay short), changes it with
+Each case takes the record of a random game (a few per run, at every player count, under the
+game's ``short_options`` so that its games stay short), changes it with
 one mutation of :data:`MUTATIONS` (keys dropped or added, values of the wrong type, deep
 nesting, huge integers, floats, NaN, bools where ints go, lone surrogates, very long
 strings, actions out of range or illegal, the JSON text truncated or damaged, or a harmless
@@ -30,14 +30,11 @@ import numpy as np
 
 from presages_env import records
 from presages_env.agents import RandomAgent
-from presages_env.core.fuzz import FuzzReport
-from presages_env.fuzzing import memory_growth, peak_memory_mb
+from presages_env.fuzzing import FuzzReport, memory_growth, peak_memory_mb
 from presages_env.games import get_game
 from presages_env.ui.replay_page import write_replay_page
 
 BASE_RECORDS = 6  # real games each run mutates
-# Options that keep a game short (Res Arcana's random games run to hundreds of decisions).
-SHORT_GAMES = {"res_arcana": lambda rng: {"step_cap": int(rng.integers(10, 80))}}
 DEEP = "__deeply_nested__"  # stands for a nesting built as text (json.dumps would recurse)
 HUGE_INTS = (2**31, 2**63 - 1, 2**63, 2**64, -(2**63) - 1, 10**30, 10**400, -(10**400))
 ODD_FLOATS = (0.5, -0.0, 1e-300, 1e308, 2.0**63)
@@ -271,7 +268,7 @@ def base_records(game_name: str, rng: np.random.Generator) -> list[str]:
     for index in range(BASE_RECORDS):
         n = counts[index % len(counts)]
         seed = int(rng.integers(2**62))
-        options = SHORT_GAMES[game_name](rng) if game_name in SHORT_GAMES else {}
+        options = game.short_options(rng)  # a few decisions, not hundreds
         agents = [RandomAgent(seed + p) for p in range(n)]
         names = [f"random_{p}" for p in range(n)]
         rec = records.play_recorded(game_name, agents, names, seed, **options)

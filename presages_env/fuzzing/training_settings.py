@@ -34,9 +34,8 @@ from typing import Any
 
 import numpy as np
 
-from presages_env.core.fuzz import FuzzReport
-from presages_env.fuzzing import memory_growth, peak_memory_mb
-from presages_env.games import get_game
+from presages_env.fuzzing import FuzzReport, memory_growth, peak_memory_mb
+from presages_env.games import DEFAULT_GAME, get_game
 from presages_env.training import dmc
 from presages_env.training.batched_ppo import (
     BatchedPPOConfig,
@@ -47,7 +46,8 @@ from presages_env.training.batched_ppo import (
 from presages_env.training.self_play import TrainConfig, check_train_config, train
 from presages_env.training.settings import config_json, shown
 
-# The trainers' entry points run on refused cases where the train extra is installed.
+# The trainers' entry points run on refused cases where the train extra is installed (a test
+# requiring the extra checks that they do: tests/training/test_training_settings.py).
 HAS_TRAIN = all(importlib.util.find_spec(name) for name in ("torch", "sb3_contrib"))
 
 
@@ -94,7 +94,7 @@ HOSTILE: tuple[Any, ...] = (
     math.nan, math.inf, -math.inf, np.float32(0.25), np.float64(math.nan), np.float16(math.inf),
     LyingFloat(0.5), LyingFloat(-2.0),
     "", "x", "nan", "1", "0.5", "true", "random", "heuristic", "cpu", "cuda", "cuda:7",
-    "auto", "raw", "global", "bfloat16", "shipped", "president", "\ud800", "x" * 10_000,
+    "auto", "raw", "global", "bfloat16", "shipped", DEFAULT_GAME, "\ud800", "x" * 10_000,
     [], (), [1], [64, 64], (16, True), [0], [-1], [2**40], [1.5], ["random"], ("nobody",),
     ["random", "heuristic"], ["random"] * 100, "heuristic,random", {}, {"x": 1},
     b"bytes", object(), Path("run"), {1, 2},
@@ -136,8 +136,8 @@ def _sb3_base(game: str, out_dir: str) -> TrainConfig:
     return TrainConfig(
         game=game,
         num_envs=2,
-        n_steps=8,
-        batch_size=16,
+        rollout_steps=8,
+        minibatch_size=16,
         n_epochs=1,
         total_timesteps=64,
         time_budget_s=None,
@@ -188,7 +188,7 @@ TRAINERS = (
         lambda base, changes: dataclasses.replace(base, **changes),
         check_train_config,
         train,
-        ("num_envs", "n_steps"),
+        ("num_envs", "rollout_steps"),
     ),
     Trainer(
         "BatchedPPOConfig",

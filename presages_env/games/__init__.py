@@ -1,8 +1,18 @@
-"""Known games, imported lazily so that ``import presages_env`` stays fast."""
+"""Known games, imported lazily so that ``import presages_env`` stays fast.
+
+A game registers with one line in :data:`GAME_CLASSES` (its name and its ``Game`` subclass as
+``"module:Class"``), or, shipped as a package of its own, with an entry point in the group
+``presages_env.games`` (``name = "module:Class"`` in its ``pyproject.toml``'s
+``[project.entry-points."presages_env.games"]``). Everything else about a game is declared
+on its class (see :mod:`presages_env.core.game`).
+"""
 
 from __future__ import annotations
 
 import importlib
+import re
+import warnings
+from collections.abc import Iterator, MutableMapping
 from typing import TYPE_CHECKING
 
 from presages_env.core.option_space import OptionTable, describe_options
@@ -10,18 +20,104 @@ from presages_env.core.option_space import OptionTable, describe_options
 if TYPE_CHECKING:  # numba comes with it: a second of start-up
     from presages_env.core.game import Game
 
-GAME_CLASSES = {
-    "president": "presages_env.games.president.game:PresidentGame",
+ENTRY_POINT_GROUP = "presages_env.games"
+# The game examples, messages and settings fall back on.
+DEFAULT_GAME = "president"
+# Listed from the costliest to test (tests/conftest.py hands its workers the games' test
+# groups in this order, the two largest first).
+BUILT_IN_GAMES = {
     "presages": "presages_env.games.presages.game:PresagesGame",
-    "aciliande": "presages_env.games.aciliande.game:AciliandeGame",
     "res_arcana": "presages_env.games.res_arcana.game:ResArcanaGame",
+    "president": "presages_env.games.president.game:PresidentGame",
+    "aciliande": "presages_env.games.aciliande.game:AciliandeGame",
+    "kuhn_poker": "presages_env.games.kuhn_poker.game:KuhnPokerGame",
 }
+_NAME = re.compile(r"[a-z][a-z0-9_]{0,39}")
+_TARGET = re.compile(r"[A-Za-z_][\w.]*:[A-Za-z_]\w*")
+
+
+def entry_point_games() -> tuple[dict[str, str], dict[str, str]]:
+    """The games other packages register in the ``presages_env.games`` entry point group,
+    as ``{name: "module:Class"}`` (loaded only when asked for), and the refused ones as
+    ``{name: why}``: a name that is not lower snake case or clashes with a built-in game,
+    or a target that is not ``module:Class``. One bad package must not hide the others."""
+    import importlib.metadata  # a tenth of a second: only when the registry is first read
+
+    games, refused = {}, {}
+    for entry in importlib.metadata.entry_points(group=ENTRY_POINT_GROUP):
+        if not _NAME.fullmatch(entry.name) or entry.name in BUILT_IN_GAMES:
+            refused[entry.name] = (
+                f"entry point {entry.name!r} in {ENTRY_POINT_GROUP}: a game's name is lower "
+                f"snake case and not one of {sorted(BUILT_IN_GAMES)}"
+            )
+        elif not _TARGET.fullmatch(entry.value):
+            refused[entry.name] = f"entry point {entry.name!r} must name a module:Class"
+        else:
+            games[entry.name] = entry.value
+    return games, refused
+
+
+class _Registry(MutableMapping):
+    """Every game's ``{name: "module:Class"}``: the built-in ones, then those of the entry
+    points, looked up when the registry is first read (not at ``import presages_env``)."""
+
+    def __init__(self, games: dict[str, str]) -> None:
+        self._games = dict(games)
+        self._refused: dict[str, str] = {}
+        self._found = False
+
+    def _all(self) -> dict[str, str]:
+        if not self._found:
+            found, self._refused = entry_point_games()
+            self._games.update(found)
+            self._found = True
+            for why in self._refused.values():
+                warnings.warn(f"{why}: skipped", stacklevel=3)
+        return self._games
+
+    def refusal(self, name: str) -> str | None:
+        """Why the entry point called ``name`` was skipped, if it was."""
+        self._all()
+        return self._refused.get(name)
+
+    def __getitem__(self, name: str) -> str:
+        return self._games[name] if name in self._games else self._all()[name]
+
+    def __contains__(self, name: object) -> bool:
+        return name in self._games or name in self._all()
+
+    def __setitem__(self, name: str, target: str) -> None:
+        self._all()[name] = target
+
+    def __delitem__(self, name: str) -> None:
+        del self._all()[name]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._all())
+
+    def __len__(self) -> int:
+        return len(self._all())
+
+    def __repr__(self) -> str:
+        return repr(self._all())
+
+
+GAME_CLASSES = _Registry(BUILT_IN_GAMES)
 
 
 def get_game(name: str) -> Game:
     """The :class:`Game` description registered under ``name``."""
     module_name, class_name = GAME_CLASSES[_known(name)].split(":")
-    return getattr(importlib.import_module(module_name), class_name)()
+    game = getattr(importlib.import_module(module_name), class_name)()
+    if game.name != name:
+        raise ValueError(f"the game registered as {name!r} calls itself {game.name!r}")
+    return game
+
+
+def benchmarked_games() -> list[str]:
+    """The registered games the benchmarks and the results tables cover: all but those
+    declaring ``benchmarked = False`` (the exemplar game). Loads every game's class."""
+    return [name for name in GAME_CLASSES if get_game(name).benchmarked]
 
 
 def game_options(name: str) -> OptionTable:
@@ -34,5 +130,7 @@ def game_options(name: str) -> OptionTable:
 
 def _known(name: str) -> str:
     if not isinstance(name, str) or name not in GAME_CLASSES:
+        if isinstance(name, str) and GAME_CLASSES.refusal(name):
+            raise ValueError(GAME_CLASSES.refusal(name))
         raise ValueError(f"unknown game {name!r}; known games: {sorted(GAME_CLASSES)}")
     return name

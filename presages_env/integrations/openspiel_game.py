@@ -53,8 +53,6 @@ SEED_BYTES = "seed_bytes"
 DEFAULT_SEED_BYTES = 4
 MAX_SEED_BYTES = 7  # 256**7 seeds stay below the library's 2**63
 BYTE_OUTCOMES = 256
-# Rounds a Présages game lasts at most (teams + 1, three teams at six players): bounds returns.
-PRESAGES_MAX_ROUNDS = 4
 
 _CHANCE_OUTCOMES = [(byte, 1.0 / BYTE_OUTCOMES) for byte in range(BYTE_OUTCOMES)]
 _ZERO_SUM = pyspiel.GameType.Utility.ZERO_SUM
@@ -111,28 +109,11 @@ def game_options(game: Game, params: dict[str, Any]) -> dict[str, Any]:
 
 
 def utility_bounds(game: Game, num_players: int, options: Any) -> tuple[Any, float, float]:
-    """``(utility, min, max)`` of a game's returns with these options.
-
-    Zero-sum is declared only where the kernels' float32 rewards cancel exactly (OpenSpiel
-    checks sums to 1e-9): Res Arcana's and Président's "match" rewards (−⅓ three times
-    against +1) are zero-sum only up to rounding, so they are declared general-sum.
-    """
-    if game.name == "president":
-        manches = float(options.num_manches)
-        if options.reward_scheme == "points":
-            return _GENERAL_SUM, 0.0, 2.0 * manches
-        if options.reward_scheme == "match":
-            return _GENERAL_SUM, -1.0, 1.0
-        return _ZERO_SUM, -manches, manches
-    if game.name == "presages":
-        bound = 1.0 + PRESAGES_MAX_ROUNDS * float(options.round_reward)
-        return (_ZERO_SUM if num_players == 4 else _GENERAL_SUM), -bound, bound
-    if game.name == "aciliande":  # coins received (at most the pot) minus the stake
-        stake = float(options.stake)
-        return _ZERO_SUM, -stake, (num_players - 1) * stake
-    if game.name == "res_arcana":
-        return _GENERAL_SUM, -1.0, 1.0
-    raise ValueError(f"no utility bounds known for {game.name}")
+    """``(utility, min, max)`` of a game's returns with these options, from its
+    :meth:`~presages_env.core.game.Game.reward_bounds`: zero-sum only where the kernels'
+    float32 rewards cancel exactly (OpenSpiel checks sums to 1e-9)."""
+    low, high, zero_sum = game.reward_bounds(num_players, options)
+    return (_ZERO_SUM if zero_sum else _GENERAL_SUM), float(low), float(high)
 
 
 def _game_type(game: Game, utility: Any) -> pyspiel.GameType:
@@ -192,9 +173,8 @@ def load_setup(name: str, params: dict[str, Any] | None) -> tuple[_Setup, Any, f
 
 
 def max_game_length(setup: _Setup) -> int:
-    """Every decision writes an event its actor sees (tested), so the events the seats see
-    bound the decisions."""
-    return setup.num_players * setup.max_events
+    """The game's own bound on its decisions (``Game.max_game_length``)."""
+    return setup.game.max_game_length(setup.num_players, setup.options)
 
 
 class CardGame(pyspiel.Game):

@@ -18,6 +18,7 @@ import numpy as np
 from ray.rllib.env.multi_agent_env import MultiAgentEnv
 
 import presages_env
+from presages_env.games import DEFAULT_GAME
 from presages_env.integrations import rllib_spaces as rs
 
 
@@ -30,7 +31,7 @@ class CardGameMultiAgentEnv(MultiAgentEnv):
         super().__init__()
         config = dict(config or {})
         if "game" not in config:
-            raise ValueError("the env config must name a game, e.g. {'game': 'president'}")
+            raise ValueError(f"the env config must name a game, e.g. {{'game': {DEFAULT_GAME!r}}}")
         self.agent_ids = config.pop("agent_ids", "seat")
         config.setdefault("illegal_action", "terminate")
         self.aec = presages_env.make(config.pop("game"), config.pop("num_players", None), **config)

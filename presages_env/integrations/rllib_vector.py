@@ -27,7 +27,7 @@ from presages_env.core.validation import (
     vector_seed,
 )
 from presages_env.core.vector import VectorEnv
-from presages_env.games import get_game
+from presages_env.games import DEFAULT_GAME, get_game
 from presages_env.integrations import rllib_spaces as rs
 
 SEED_BOUND = 2**62
@@ -58,7 +58,7 @@ class BatchedMultiAgentEnv(VectorMultiAgentEnv):
         super().__init__()
         config = dict(config)
         if "game" not in config:
-            raise ValueError("the env config must name a game, e.g. {'game': 'president'}")
+            raise ValueError(f"the env config must name a game, e.g. {{'game': {DEFAULT_GAME!r}}}")
         self.agent_ids = config.pop("agent_ids", "seat")
         self.illegal_action = config.pop("illegal_action", "terminate")
         if self.illegal_action not in ILLEGAL_ACTION_MODES:

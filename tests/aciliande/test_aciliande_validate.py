@@ -25,6 +25,7 @@ import pytest
 import presages_env
 from presages_env.core.header import HDR_CURRENT, HDR_NUM_PLAYERS, HDR_TERMINAL
 from presages_env.core.validation import InvalidStateError, checked_state
+from presages_env.fuzzing import states as state_fuzz
 from presages_env.games.aciliande import kernel as k
 from presages_env.games.aciliande.game import AciliandeGame, setup_position
 from presages_env.games.aciliande.heuristic import heuristic_actions
@@ -146,7 +147,8 @@ SETUPS = [
 @pytest.mark.parametrize("kwargs", SETUPS)
 def test_setup_positions_are_accepted_and_play_to_the_end(kwargs):
     state = setup_position(**kwargs)
-    assert play_out(checked_state(GAME, state), np.random.default_rng(0)) == "ended"
+    valid = checked_state(GAME, state)
+    state_fuzz.play_out(GAME, valid, np.random.default_rng(0), play_checks(valid))
 
 
 def test_setup_position_validates_the_state_it_built(monkeypatch):
@@ -502,34 +504,31 @@ def test_issue_example_huge_goddess_is_refused_with_the_slot_name():
         GAME.checked_state(wide)
 
 
-# ---- fuzz: refused, or plays to the end ---------------------------------------------------
-class Stuck(AssertionError):
-    """An accepted state that has no legal action, or does not end, or observes out of range."""
-
-
-def play_out(
-    state: np.ndarray, rng: np.random.Generator, observe_all: bool = False, heuristic: bool = False
-) -> str:
-    """Random (or heuristic) legal play from an accepted ``state`` to the end of the game."""
+# ---- fuzz: the one state fuzzer, with Aciliande's sources, corruptions and checks ------------
+def play_checks(
+    state: np.ndarray, observe_all: bool = False, heuristic: bool = False
+) -> state_fuzz.StateCheck:
+    """Aciliande's hook on every state a play-out from ``state`` reaches: the game ends within
+    its manches' steps (each manche costs a life), every seat observes within the observation
+    space (``observe_all``), the heuristic picks a legal action (``heuristic``)."""
     n = int(state[HDR_NUM_PLAYERS])
-    mask = np.zeros(k.NUM_ACTIONS, np.int8)
+    manches = int(state[k.LIVES : k.LIVES + n].sum()) + 1
+    bound = manches * STEPS_PER_MANCHE
     obs = np.zeros(k.OBS_SIZE, GAME.obs_dtype)
-    rewards = np.zeros(n, np.float32)
+    mask = np.zeros(k.NUM_ACTIONS, np.int8)
     low, high = GAME.obs_low(n), GAME.obs_high(n)
-    manches = int(state[k.LIVES : k.LIVES + n].sum()) + 1  # each manche costs a life
-    for _ in range(manches * STEPS_PER_MANCHE):
+    steps = iter(range(bound))
+
+    def check(state: np.ndarray, rng: np.random.Generator) -> None:
+        assert next(steps, None) is not None, f"not over after {bound} steps"
         for seat in range(n) if observe_all else ():
             k.observe(state, seat, obs)
-            if ((obs < low) | (obs > high)).any():
-                raise Stuck(f"seat {seat} observes outside the observation space")
-        if state[HDR_TERMINAL]:
-            return "ended"
-        k.legal_mask(state, mask)
-        if not mask.any():
-            raise Stuck("no legal action")
-        action = heuristic_action(state) if heuristic else rng.choice(np.flatnonzero(mask))
-        k.step(state, action, rewards)
-    raise Stuck(f"not over after {manches * STEPS_PER_MANCHE} steps")
+            assert not ((obs < low) | (obs > high)).any(), f"seat {seat} observes out of space"
+        if heuristic and not state[HDR_TERMINAL]:
+            k.legal_mask(state, mask)
+            assert mask[heuristic_action(state)], "the heuristic chose an illegal action"
+
+    return check
 
 
 def base_states(games_per_config: int = 1) -> list[np.ndarray]:
@@ -554,46 +553,47 @@ def interesting_values(state: np.ndarray, offset: int, rng: np.random.Generator)
     return choices[int(rng.integers(len(choices)))]
 
 
-def corrupt_randomly(state: np.ndarray, rng: np.random.Generator) -> str:
-    """One random corruption of ``state`` in place; returns what was done."""
-    how = int(rng.integers(5))
-    if how == 0:  # a card moved (to a seat, out of the deal, into a trick)
+def corrupt_randomly(state: np.ndarray, rng: np.random.Generator) -> tuple[str, np.ndarray]:
+    """One of the state fuzzer's corruptions, or one only Aciliande's layout knows (a card
+    moved, two nearby slots swapped, a value that means something here); and what was done."""
+    how = int(rng.integers(len(state_fuzz.KINDS) + 3))
+    if how < len(state_fuzz.KINDS):
+        return state_fuzz.corrupt(state, state_fuzz.KINDS[how], rng)
+    state = state.copy()
+    if how == len(state_fuzz.KINDS):  # a card moved (to a seat, out of the deal, into a trick)
         card = int(rng.integers(22))
         block = (k.CARD_OWNER, k.CARD_TRICK)[int(rng.integers(2))]
         state[block + card] = int(rng.integers(-1, 8))
-        return f"card {card} moved at {block}"
-    if how == 1:  # two slots swapped, anywhere or inside one block
+        return f"card {card} moved at {block}", state
+    if how == len(state_fuzz.KINDS) + 1:  # two slots of one block swapped
         a = int(rng.integers(k.OPT_GODDESSES, k.STATE_SIZE))
-        b = a + int(rng.integers(-7, 8)) if rng.random() < 0.5 else int(rng.integers(k.STATE_SIZE))
-        b = min(max(b, 0), k.STATE_SIZE - 1)
+        b = min(max(a + int(rng.integers(-7, 8)), 0), k.STATE_SIZE - 1)
         swap(state, a, b)
-        return f"slots {a} and {b} swapped"
-    slots = 1 if how < 4 else int(rng.integers(2, 4))
-    for _ in range(slots):
-        offset = int(rng.integers(k.STATE_SIZE))
-        state[offset] = interesting_values(state, offset, rng)
-    return f"{slots} slot(s) set"
+        return f"slots {a} and {b} swapped", state
+    offset = int(rng.integers(k.STATE_SIZE))
+    state[offset] = interesting_values(state, offset, rng)
+    return f"slot {offset} set", state
 
 
 def fuzz(cases: int, seed: int, observe_all: bool = False) -> dict[str, int]:
     """Corrupt ``cases`` real states; each is refused or plays to the end (else raises)."""
     rng = np.random.default_rng(seed)
     states = base_states()
-    counts = {"refused": 0, "ended": 0}
+    counts = {"refused": 0, "played": 0}
     for case in range(cases):
-        state = states[int(rng.integers(len(states)))].copy()
-        what = corrupt_randomly(state, rng)
+        what, state = corrupt_randomly(states[int(rng.integers(len(states)))], rng)
         try:
-            state = checked_state(GAME, state)
+            valid = checked_state(GAME, state)
         except ValueError:
             counts["refused"] += 1
             continue
         try:
-            world = np.zeros_like(state)
-            if not state[HDR_TERMINAL]:
-                k.sample_world(state, state[HDR_CURRENT], case, world)
+            if not valid[HDR_TERMINAL]:
+                world = np.zeros_like(valid)
+                k.sample_world(valid, valid[HDR_CURRENT], case, world)
                 checked_state(GAME, world)
-            counts[play_out(state, rng, observe_all, heuristic=case % 2 == 1)] += 1
+            check = play_checks(valid, observe_all, heuristic=case % 2 == 1)
+            counts[state_fuzz.run_case(GAME, valid, case, check)] += 1
         except Exception as error:  # any failure after acceptance, re-raised with its case
             raise AssertionError(f"case {case} ({what}) was accepted, then: {error!r}") from error
     return counts
@@ -601,8 +601,8 @@ def fuzz(cases: int, seed: int, observe_all: bool = False) -> dict[str, int]:
 
 def test_fuzzed_states_are_refused_or_play_to_the_end():
     counts = fuzz(300, seed=0, observe_all=True)
-    assert counts["refused"] + counts["ended"] == 300
-    assert counts["refused"] > 50 and counts["ended"] > 50, counts
+    assert counts["refused"] + counts["played"] == 300
+    assert counts["refused"] > 50 and counts["played"] > 50, counts
 
 
 if __name__ == "__main__":

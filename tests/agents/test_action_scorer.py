@@ -12,8 +12,9 @@ from types import SimpleNamespace
 
 import numpy as np
 import pytest
+from extras import require
 
-torch = pytest.importorskip("torch", reason="the action scorer needs the train extra (torch)")
+torch = require("train")
 
 import presages_env  # noqa: E402
 from presages_env.agents import action_scorer as scorer_module  # noqa: E402

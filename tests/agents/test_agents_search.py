@@ -10,8 +10,8 @@ import pytest
 
 from presages_env.agents import search
 from presages_env.agents.search import ISMCTSAgent
-from presages_env.core.fuzz import play_out
 from presages_env.core.header import HDR_CURRENT, HDR_GAME_ID, HDR_NUM_PLAYERS, HDR_TERMINAL
+from presages_env.fuzzing.states import play_out
 from presages_env.games import get_game
 from presages_env.games.president import kernel as pk
 from presages_env.games.president.game import (
@@ -268,7 +268,7 @@ def test_search_agent_rejects_bad_arguments(monkeypatch: pytest.MonkeyPatch) -> 
     with pytest.raises(ValueError, match="HDR_GAME_ID = 99"):
         ISMCTSAgent("president").act_states(other_game[None, :])
     monkeypatch.setattr(search, "_compiled_searches", {})
-    monkeypatch.delattr(pk, "sample_world")
+    monkeypatch.setattr(type(get_game("president")), "world_sampler", None)
     with pytest.raises(NotImplementedError, match="sample_world"):
         ISMCTSAgent("president")
 

@@ -10,6 +10,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from extras import require
 
 from presages_env.agents import HeuristicAgent, RandomAgent
 from presages_env.agents.ppo import PPOAgent
@@ -113,7 +114,7 @@ def test_batched_populations_start_from_scratch_too():
 
 @pytest.mark.slow("aciliande")
 def test_a_batched_population_trains_and_writes_its_policy(tmp_path):
-    pytest.importorskip("torch", reason="training needs the [train] extra (torch)")
+    require("train")
     config = from_scratch_config(
         "aciliande", 0, tmp_path, 4, steps=200, trainer="batched", eval_games=4, teams=True
     )
@@ -125,7 +126,7 @@ def test_a_batched_population_trains_and_writes_its_policy(tmp_path):
 
 @pytest.mark.slow("presages")
 def test_the_ci_budget_runs_end_to_end(tmp_path):
-    pytest.importorskip("torch", reason="training needs the [train] extra (torch)")
+    require("train")
     env = {**os.environ, "OMP_NUM_THREADS": "1"}
     command = [sys.executable, str(ROOT / "baselines" / "coordination.py"), "--budget", "ci"]
     subprocess.run(

@@ -200,6 +200,13 @@ def test_a_game_without_action_features_is_refused_at_definition():
     }
     body |= {"state_dtype": np.int8, "layout_version": 2, "title": "Test game"}
     body["max_visible_events"] = lambda self, n, options: 1
+    body |= {
+        "heuristic": None,
+        "world_sampler": None,
+        "ships_checkpoint": False,
+        "benchmarked": True,
+    }
+    body["reward_bounds"] = type(president).reward_bounds
     type("Complete", (Game,), body)  # accepted
     incomplete = types.SimpleNamespace(**vars(president.action_features))
     incomplete.FEATURE_NAMES = incomplete.FEATURE_NAMES[1:]  # one name short

@@ -7,7 +7,8 @@ discard cost, and a placement at the effect stage). The tables of
 (``python -m presages_env.core.decision_tables --write``); these tests show they refuse such
 states and cover fresh play: over options drawn from each game's whole option space, with a
 seed drawn for each run (issue 39: the tables, explored over four option sets, refused legal
-Aciliande states of the team variant with unequal lives).
+Aciliande states of the team variant with unequal lives); fresh play is the conformance
+check ``fresh_play_meets_no_pending_decision_outside_the_table`` (core/conformance.py).
 """
 
 from __future__ import annotations
@@ -16,18 +17,16 @@ import numpy as np
 import pytest
 
 import presages_env
-from presages_env.core import fuzz
-from presages_env.core.decision_tables import fresh_seed, new_signatures
 from presages_env.core.decisions import known_signatures
 from presages_env.core.game import Game
 from presages_env.core.header import HDR_CURRENT, HDR_TERMINAL
 from presages_env.core.state_io import deserialize, serialize
 from presages_env.core.validation import InvalidStateError, checked_state
+from presages_env.fuzzing import states as fuzz
 from presages_env.games.aciliande import kernel as aciliande_kernel
 from presages_env.games.res_arcana import layout as lay
 
 GAMES = presages_env.list_games()
-CHECK_GAMES = 20  # per player count: a few seconds per game
 
 
 def random_play(game: Game, n: int, seed: int, steps: int) -> np.ndarray:
@@ -69,20 +68,6 @@ def test_res_arcana_refuses_a_placement_at_the_effect_stage():
     state[lay.ACT_STAGE] = lay.ST_EFFECT
     with pytest.raises(InvalidStateError, match="ACT_KIND=1.*ACT_STAGE=3"):
         checked_state(game, state)
-
-
-@pytest.mark.parametrize("name", GAMES)
-def test_fresh_play_meets_no_pending_decision_outside_the_table(name):
-    """``--check`` at a small budget: games of a seed drawn for this run, each with random
-    options, every legal action of every visited state tried, at every player count."""
-    game = presages_env.get_game(name)
-    seed = fresh_seed()
-    new = new_signatures(game, CHECK_GAMES, seed)
-    assert new == set(), (
-        f"seed {seed}: {len(new)} reachable signatures missing from the table, e.g. "
-        f"{sorted(new)[:3]}; replay: python -m presages_env.core.decision_tables --check "
-        f"--names {name} --games {CHECK_GAMES} --seed {seed}"
-    )
 
 
 def test_aciliande_team_variant_with_unequal_lives_is_never_refused():

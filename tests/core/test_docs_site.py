@@ -43,7 +43,7 @@ def test_every_page_is_in_the_navigation():
 @pytest.mark.parametrize("page", PAGES, ids=lambda p: p.relative_to(DOCS).as_posix())
 def test_every_generated_part_is_filled_in(page):
     text = load_hooks().on_page_markdown(page.read_text())
-    assert not re.search(r"<!-- (readme|game-summary|game-options) ", text)
+    assert not re.search(r"<!-- (readme|game-summary|game-options|game-state-layout) ", text)
     assert "](docs/" not in text  # README links, made relative to the site
 
 
@@ -54,6 +54,16 @@ def test_each_game_page_shows_its_players_and_options(name):
     assert f"{game.min_players} to {game.max_players} players" in text
     for option in presages_env.options(name):
         assert f"| `{option.name}` | " in text
+
+
+@pytest.mark.parametrize("name", presages_env.list_games())
+def test_each_game_page_shows_its_state_layout(name):
+    """The page's state table is the layout the kernels index: every slot at its offset."""
+    text = load_hooks().on_page_markdown((DOCS / f"{name}.md").read_text())
+    slots = presages_env.get_game(name).state_layout.slots
+    assert slots
+    for slot in slots:
+        assert f"| `{slot.name}` | {slot.offset} | " in text
 
 
 def test_an_unknown_readme_section_fails_the_build():

@@ -30,7 +30,7 @@ def play_randomly(env, seed: int, decisions: int | None = None) -> None:
     """Reset and play to the end, or only ``decisions`` steps."""
     rng = np.random.default_rng(seed)
     env.reset(seed=seed)
-    for _ in range(decisions or 5_000):
+    for _ in range(5_000 if decisions is None else decisions):
         if not env.agents:
             return
         obs, _, terminated, truncated, _ = env.last()
@@ -57,6 +57,11 @@ def test_a_game_without_an_event_log_a_view_or_event_texts_is_refused_at_definit
             "title": "Test game",
             "action_features": president.action_features,
             "max_visible_events": lambda self, n, options: 1,
+            "reward_bounds": type(president).reward_bounds,
+            "heuristic": None,
+            "world_sampler": None,
+            "ships_checkpoint": False,
+            "benchmarked": True,
         }
         return type("Incomplete", (Game,), {**body, **extra})
 
@@ -117,6 +122,9 @@ def test_random_play_stays_within_the_bounds_and_every_seat_sees_its_own(name, n
         assert np.count_nonzero(public[1:].reshape(-1, ev.EVENT_WIDTH)[:, ev.KIND]) == count
 
 
+MAX_POSITIONS = 200
+
+
 @seating
 def test_what_a_seat_cannot_see_changes_nothing_it_receives(name, n):
     """From a position and a world sample_world deals for a seat (the same to that seat),
@@ -126,11 +134,18 @@ def test_what_a_seat_cannot_see_changes_nothing_it_receives(name, n):
     the world re-dealt, a committed card the world redrew, shown to the seat)."""
     game = presages_env.get_game(name)
     compared = 0
-    for seed in range(12):
+    # 12 positions, more while fewer than 21 steps were compared (a short game compares a
+    # step or two per position)
+    for seed in range(MAX_POSITIONS):
+        if seed >= 12 and compared > 20:
+            break
         real = presages_env.make(name, num_players=n, observation_mode="information_state")
-        play_randomly(real, 100 + seed, decisions=5)  # a few decisions into the game
-        if not real.agents:
-            continue
+        # a few decisions into the game, not past its end (past the 12 positions, reached
+        # only by a short game, 0 to 5 decisions in: its positions before its last decision)
+        for decisions in range(5 if seed < 12 else seed % 6, -1, -1):
+            play_randomly(real, 100 + seed, decisions=decisions)
+            if real.agents and not real.get_state()[HDR_TERMINAL]:
+                break
         state = real.get_state()
         seat = (seed + 1) % n
         twin = presages_env.make(name, num_players=n, observation_mode="information_state")
@@ -185,6 +200,48 @@ def test_a_zero_event_step_is_the_default_step(name):
         game.kernel.step_logged(logged, action, rewards_b, buffer)
         assert len(ev.drain(buffer)) > 0
         assert np.array_equal(plain, logged) and np.array_equal(rewards_a, rewards_b)
+
+
+@pytest.mark.parametrize("name", EVENT_GAMES)
+@pytest.mark.parametrize("position_at", [None, 1])
+def test_the_env_logs_on_demand_exactly_what_the_logging_kernels_write(name, position_at):
+    """The AEC env steps without events and logs them when first read, by replaying its
+    actions: read after every step, only at the end, or logged at every step (information
+    states), from a deal or from a position (``position_at`` decisions in, where nothing
+    before is logged), they are what the logging kernels write."""
+    game = presages_env.get_game(name)
+    n = game.default_players
+    every_step, at_the_end, eager = envs = [
+        presages_env.make(name, num_players=n, observation_mode=mode)
+        for mode in ("observation", "observation", "information_state")
+    ]
+    for env in envs:
+        env.reset(seed=7)
+    state = game.blank_state(n, every_step.game_options)
+    buffer = ev.new_buffer(game.kernel.MAX_STEP_EVENTS)
+    game.kernel.reset_logged(state, np.int64(every_step.game_seed), buffer)
+    expected = [ev.drain(buffer)]
+    rewards = np.zeros(n, np.float32)
+    rng = np.random.default_rng(7)
+    decisions = 0
+    while not state[HDR_TERMINAL] and decisions < 300:
+        if decisions == position_at:
+            for env in envs:
+                env.set_state(state)
+            expected = []
+        mask = every_step.observe(every_step.agent_selection)["action_mask"]
+        action = int(rng.choice(np.flatnonzero(mask)))
+        for env in envs:
+            env.step(action)
+        game.kernel.step_logged(state, np.int64(action), rewards, buffer)
+        expected.append(ev.drain(buffer))
+        assert every_step.events() == game.decode_events(np.concatenate(expected), n)
+        decisions += 1
+    assert decisions > 1 and np.array_equal(every_step.get_state(), state)
+    assert at_the_end.events() == eager.events() == every_step.events()
+    for seat in range(n):
+        assert at_the_end.events(seat) == eager.events(seat)
+    assert np.array_equal(at_the_end.observe_public(), eager.observe_public())
 
 
 @seating

@@ -1,22 +1,33 @@
 """Every game plays exactly as it did when these trajectories were recorded.
 
-``data/golden_trajectories.json`` holds, for each game and several player counts, option sets
-and seeds, a sha256 of everything an agent sees while random legal play runs through the
-vector env (actions, observations, masks, rewards, seat to act, done and truncated flags at
-every step, on the serial and the multi-threaded path), through the AEC env (``last()`` at
-every turn, infos, the ansi rendering of each finished game), and of the heuristic's and the
-search's choices. Values are hashed as ``int64``/``float32`` whatever the arrays' dtypes, so a
-change of storage that keeps every value passes, and any change of behaviour fails.
+``data/golden/`` holds one text file per case, written as OpenSpiel's playthroughs are, so
+that a diff shows what changed and where:
 
-Recorded from the code before the compact state layout; re-record only for an intended
-change of the rules (``python tests/core/test_golden_trajectories.py --record``).
+- ``aec-*``: random legal play through the AEC env, every turn with its seat, its reward,
+  the legal actions with their labels, the chosen action, a summary of the observation (a
+  digest of its values, its non-zero count) and the infos when they change; each game's
+  final table as the ansi rendering draws it;
+- ``vector-*``, ``parallel-*`` (the multi-threaded path), ``truncated-*`` and
+  ``heuristic-*``: batched play, one line per finished game (the step, the row, done or
+  truncated, its decisions, its rewards, and a digest of every value an agent saw in it:
+  actions, observations, masks, rewards, seat to act, flags), then a line per unfinished
+  game;
+- ``search-*``: the search's moves from positions of random play.
+
+Digests hash values as ``int64``/``float32`` whatever the arrays' dtypes, so a change of
+storage that keeps every value passes, and any change of behaviour fails. Re-record only
+for an intended change of the rules, then read the diff::
+
+    python tests/core/test_golden_trajectories.py --record
 """
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 import sys
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import numpy as np
@@ -27,7 +38,7 @@ from presages_env.agents.heuristic import HeuristicAgent
 from presages_env.agents.search import ISMCTSAgent
 from presages_env.core.view import REFEREE_HEADING
 
-DATA = Path(__file__).parent / "data" / "golden_trajectories.json"
+DATA = Path(__file__).parent / "data" / "golden"
 
 # (game, players, options, seeds): several player counts and option sets per game
 VECTOR_CASES = [
@@ -82,7 +93,7 @@ SEARCH_CASES = [("president", 4), ("presages", 4), ("aciliande", 4)]
 
 
 class Digest:
-    """sha256 over values, independent of the arrays' dtypes."""
+    """A short sha256 over values, independent of the arrays' dtypes."""
 
     def __init__(self) -> None:
         self._h = hashlib.sha256()
@@ -97,171 +108,189 @@ class Digest:
         self._h.update(str(a.shape).encode())
         self._h.update(a.astype(np.float32).tobytes())
 
-    def text(self, value: str) -> None:
-        self._h.update(value.encode())
-
     def hexdigest(self) -> str:
-        return self._h.hexdigest()
+        return self._h.hexdigest()[:16]
 
 
-def case_name(*parts) -> str:
-    return "/".join(json.dumps(p, sort_keys=True) if isinstance(p, dict) else str(p) for p in parts)
+def numbers(values) -> str:
+    return " ".join(f"{float(v):g}" for v in np.asarray(values).ravel())
 
 
-def vector_digest(game, players, options, seed, envs, steps, max_steps=0) -> tuple[str, int]:
+def file_name(section: str, game: str, players: int, seed: int | None = None) -> str:
+    """``section-game-4p[-seedN].txt``: one file per case (its options are in its header)."""
+    return f"{section}-{game}-{players}p" + ("" if seed is None else f"-seed{seed}") + ".txt"
+
+
+Chooser = Callable[[object], np.ndarray]
+
+
+def batched_lines(vec, choose: Chooser, steps: int) -> Iterator[str]:
+    """One line per game ``vec`` finishes in ``steps`` steps of ``choose``'s actions, then
+    one per game still going; each with a digest of every value its row showed."""
+    rows = range(vec.num_envs)
+    digests = [Digest() for _ in rows]
+    decisions = [0] * vec.num_envs
+    for i in rows:
+        digests[i].ints(vec.obs[i])
+        digests[i].ints(vec.masks[i])
+        digests[i].ints(vec.current[i])
+    for step in range(steps):
+        actions = choose(vec)
+        out = vec.step(actions)
+        for i in rows:
+            d = digests[i]
+            for values in (actions[i], out.obs[i], out.masks[i], out.current[i]):
+                d.ints(values)
+            d.floats(out.rewards[i])
+            d.ints([out.done[i], out.truncated[i]])
+            decisions[i] += 1
+            if out.done[i] or out.truncated[i]:
+                how = "truncated" if out.truncated[i] else "done"
+                yield (
+                    f"step {step} game {i} {how} after {decisions[i]} decisions: "
+                    f"rewards {numbers(out.rewards[i])}; digest {d.hexdigest()}"
+                )
+                digests[i], decisions[i] = Digest(), 0
+    for i in rows:
+        yield f"unfinished game {i}: {decisions[i]} decisions; digest {digests[i].hexdigest()}"
+
+
+def random_chooser(envs: int, seed: int) -> Chooser:
+    rng_states = np.arange(envs, dtype=np.int64) * 1_000_003 + seed
+    return lambda vec: vec.random_actions(rng_states)
+
+
+def vector_text(game, players, options, seed, envs, steps, max_steps=0) -> str:
     vec = presages_env.make_vec(
         game, envs, num_players=players, seed=seed, max_steps=max_steps, **options
     )
-    d = Digest()
-    rng_states = np.arange(envs, dtype=np.int64) * 1_000_003 + seed
-    d.ints(vec.obs)
-    d.ints(vec.masks)
-    d.ints(vec.current)
-    finished = 0
-    for _ in range(steps):
-        actions = vec.random_actions(rng_states)
-        out = vec.step(actions)
-        d.ints(actions)
-        d.ints(out.obs)
-        d.ints(out.masks)
-        d.floats(out.rewards)
-        d.ints(out.current)
-        d.ints(out.done)
-        d.ints(out.truncated)
-        finished += int(out.done.sum())
-    return d.hexdigest(), finished
+    header = f"# {game}, {players} players, options {json.dumps(options, sort_keys=True)}"
+    header += f", seed {seed}, {envs} games at once, {steps} random steps"
+    if max_steps:
+        header += f", truncated at {max_steps} decisions"
+    return "\n".join([header, *batched_lines(vec, random_chooser(envs, seed), steps)]) + "\n"
 
 
-def aec_digest(game, players, options, seed) -> tuple[str, int]:
-    env = presages_env.make(game, num_players=players, render_mode="ansi", **options)
-    rng = np.random.default_rng(seed)
-    d = Digest()
-    decisions = 0
-    for g in range(AEC_GAMES):
-        env.reset(seed=seed * 100 + g)
-        for agent in env.agent_iter():
-            obs, reward, terminated, truncated, info = env.last()
-            d.text(agent)
-            d.ints(obs["observation"])
-            d.ints(obs["action_mask"])
-            d.floats([reward])
-            d.ints([terminated, truncated])
-            d.text(json.dumps(info, sort_keys=True, default=str))
-            if terminated or truncated:
-                env.step(None)
-                continue
-            legal = np.flatnonzero(obs["action_mask"])
-            env.step(int(legal[rng.integers(len(legal))]))
-            decisions += 1
-        # the game's picture as recorded; the env heads it as the referee's view since
-        d.text(env.render().removeprefix(REFEREE_HEADING + "\n"))
-    return d.hexdigest(), decisions
-
-
-def heuristic_digest(game, players, seed=0) -> str:
+def heuristic_text(game, players, seed=0) -> str:
     """Every seat plays the game's heuristic through the vector env."""
     vec = presages_env.make_vec(game, 8, num_players=players, seed=seed)
     agent = HeuristicAgent(game)
-    d = Digest()
-    for _ in range(HEURISTIC_STEPS):
-        actions = agent.act_batch(vec.obs, vec.masks)
-        out = vec.step(actions)
-        d.ints(actions)
-        d.ints(out.obs)
-        d.floats(out.rewards)
-    return d.hexdigest()
+    header = f"# {game}, {players} players, seed {seed}, 8 games, {HEURISTIC_STEPS} heuristic steps"
+    lines = batched_lines(vec, lambda v: agent.act_batch(v.obs, v.masks), HEURISTIC_STEPS)
+    return "\n".join([header, *lines]) + "\n"
 
 
-def search_digest(game, players, seed=0) -> str:
+def aec_text(game, players, options, seed) -> str:
+    """The playthrough of ``AEC_GAMES`` random games through the AEC env."""
+    env = presages_env.make(game, num_players=players, render_mode="ansi", **options)
+    rng = np.random.default_rng(seed)
+    lines = [f"# {game}, {players} players, options {json.dumps(options, sort_keys=True)}"]
+    for g in range(AEC_GAMES):
+        env.reset(seed=seed * 100 + g)
+        lines.append(f"\n## game {g}, seed {seed * 100 + g}")
+        last_info = None
+        for turn, agent in enumerate(env.agent_iter()):
+            obs, reward, terminated, truncated, info = env.last()
+            observation = Digest()
+            observation.ints(obs["observation"])
+            flags = " terminated" * bool(terminated) + " truncated" * bool(truncated)
+            lines.append(f"turn {turn}: {agent}, reward {float(reward):g}{flags}")
+            lines.append(
+                f"  observation {observation.hexdigest()}"
+                f" ({int(np.count_nonzero(obs['observation']))} non-zero)"
+            )
+            shown = json.dumps(info, sort_keys=True, default=str)
+            if shown != last_info:
+                lines.append(f"  info {shown}")
+                last_info = shown
+            if terminated or truncated:
+                env.step(None)
+                continue
+            state = env.get_state()
+            legal = np.flatnonzero(obs["action_mask"])
+            labels = [f"{a} {env.game.action_label(state, int(a))}" for a in legal]
+            lines.append(f"  legal: {'; '.join(labels)}")
+            action = int(legal[rng.integers(len(legal))])
+            lines.append(f"  action: {action} {env.game.action_label(state, action)}")
+            env.step(action)
+        # the game's picture as recorded; the env heads it as the referee's view since
+        lines.append("final table:")
+        lines.append(env.render().removeprefix(REFEREE_HEADING + "\n").rstrip("\n"))
+    return "\n".join(lines) + "\n"
+
+
+def search_text(game, players, seed=0) -> str:
     """The search's moves from a few positions of random play (20 simulations each, random
     rollouts: the recorded ones, whatever a game's default)."""
     vec = presages_env.make_vec(game, 4, num_players=players, seed=seed)
     rng_states = np.arange(4, dtype=np.int64) + 11
     agent = ISMCTSAgent(game, simulations=20, seed=seed, rollouts="random")
-    d = Digest()
+    lines = [f"# {game}, {players} players, seed {seed}: ISMCTS, 20 random-rollout simulations"]
     for move in range(12):
         if move % 4 == 3:
-            d.ints(agent.act_states(vec.states))
+            lines.append(f"after {move} random steps: {numbers(agent.act_states(vec.states))}")
         vec.step(vec.random_actions(rng_states))
-    return d.hexdigest()
+    return "\n".join(lines) + "\n"
 
 
-def record() -> dict:
-    out: dict[str, dict] = {"vector": {}, "parallel": {}, "truncated": {}, "aec": {}}
+def cases() -> dict[str, Callable[[], str]]:
+    """Every golden file's name and what writes its text."""
+    out: dict[str, Callable[[], str]] = {}
+
+    def add(name: str, write: Callable[[], str]) -> None:
+        assert name not in out, f"two cases write {name}"
+        out[name] = write
+
+    partial = functools.partial
     for game, players, options, seeds in VECTOR_CASES:
         for seed in seeds:
-            digest, finished = vector_digest(
-                game, players, options, seed, VECTOR_ENVS, VECTOR_STEPS
-            )
-            out["vector"][case_name(game, players, options, seed)] = [digest, finished]
+            args = (game, players, options, seed, VECTOR_ENVS, VECTOR_STEPS)
+            add(file_name("vector", game, players, seed), partial(vector_text, *args))
     for game, players, options in PARALLEL_CASES:
-        digest, finished = vector_digest(game, players, options, 7, PARALLEL_ENVS, PARALLEL_STEPS)
-        out["parallel"][case_name(game, players, options, 7)] = [digest, finished]
+        args = (game, players, options, 7, PARALLEL_ENVS, PARALLEL_STEPS)
+        add(file_name("parallel", game, players, 7), partial(vector_text, *args))
     for game, players, max_steps in TRUNCATION_CASES:
-        digest, finished = vector_digest(game, players, {}, 9, VECTOR_ENVS, 200, max_steps)
-        out["truncated"][case_name(game, players, max_steps)] = [digest, finished]
+        args = (game, players, {}, 9, VECTOR_ENVS, 200, max_steps)
+        add(file_name("truncated", game, players, 9), partial(vector_text, *args))
     for game, players, options in AEC_CASES:
-        out["aec"][case_name(game, players, options)] = list(aec_digest(game, players, options, 5))
-    out["heuristic"] = {case_name(g, p): heuristic_digest(g, p) for g, p in HEURISTIC_CASES}
-    out["search"] = {case_name(g, p): search_digest(g, p) for g, p in SEARCH_CASES}
+        add(file_name("aec", game, players), partial(aec_text, game, players, options, 5))
+    for game, players in HEURISTIC_CASES:
+        add(file_name("heuristic", game, players), partial(heuristic_text, game, players))
+    for game, players in SEARCH_CASES:
+        add(file_name("search", game, players), partial(search_text, game, players))
     return out
 
 
-@pytest.fixture(scope="module")
-def golden() -> dict:
-    return json.loads(DATA.read_text())
+CASES = cases()
 
 
-def _vector_params():
-    for game, players, options, seeds in VECTOR_CASES:
-        for seed in seeds:
-            yield pytest.param(game, players, options, seed, id=f"{game}-{players}p-{seed}")
+def record() -> None:
+    DATA.mkdir(parents=True, exist_ok=True)
+    for stale in DATA.glob("*.txt"):
+        stale.unlink()
+    for name, write in CASES.items():
+        (DATA / name).write_text(write(), encoding="utf-8")
 
 
-@pytest.mark.parametrize(("game", "players", "options", "seed"), list(_vector_params()))
-def test_vector_trajectories(golden, game, players, options, seed):
-    got = vector_digest(game, players, options, seed, VECTOR_ENVS, VECTOR_STEPS)
-    assert list(got) == golden["vector"][case_name(game, players, options, seed)]
+@pytest.mark.parametrize("name", CASES)
+def test_the_game_plays_as_recorded(name):
+    assert CASES[name]().splitlines() == (DATA / name).read_text(encoding="utf-8").splitlines()
 
 
-@pytest.mark.parametrize(("game", "players", "options"), PARALLEL_CASES)
-def test_parallel_trajectories(golden, game, players, options):
-    got = vector_digest(game, players, options, 7, PARALLEL_ENVS, PARALLEL_STEPS)
-    assert list(got) == golden["parallel"][case_name(game, players, options, 7)]
+def test_every_file_is_a_case():
+    assert sorted(path.name for path in DATA.glob("*.txt")) == sorted(CASES)
 
 
-@pytest.mark.parametrize(("game", "players", "max_steps"), TRUNCATION_CASES)
-def test_truncated_trajectories(golden, game, players, max_steps):
-    got = vector_digest(game, players, {}, 9, VECTOR_ENVS, 200, max_steps)
-    assert list(got) == golden["truncated"][case_name(game, players, max_steps)]
-
-
-@pytest.mark.parametrize(("game", "players", "options"), AEC_CASES)
-def test_aec_trajectories(golden, game, players, options):
-    got = aec_digest(game, players, options, 5)
-    assert list(got) == golden["aec"][case_name(game, players, options)]
-
-
-@pytest.mark.parametrize(("game", "players"), HEURISTIC_CASES)
-def test_heuristic_trajectories(golden, game, players):
-    assert heuristic_digest(game, players) == golden["heuristic"][case_name(game, players)]
-
-
-@pytest.mark.parametrize(("game", "players"), SEARCH_CASES)
-def test_search_moves(golden, game, players):
-    assert search_digest(game, players) == golden["search"][case_name(game, players)]
-
-
-def test_every_case_finishes_games(golden):
+@pytest.mark.parametrize("section", ["vector", "parallel", "truncated"])
+def test_every_batched_case_finishes_games(section):
     """The recorded runs are long enough to cover whole games and auto-resets."""
-    for section in ("vector", "parallel", "truncated"):
-        for name, (_, finished) in golden[section].items():
-            assert finished > 0, name
+    for name in CASES:
+        if name.startswith(section + "-"):
+            assert " decisions: rewards " in (DATA / name).read_text(encoding="utf-8"), name
 
 
 if __name__ == "__main__":
     if "--record" not in sys.argv:
         sys.exit("usage: python tests/core/test_golden_trajectories.py --record")
-    DATA.parent.mkdir(parents=True, exist_ok=True)
-    DATA.write_text(json.dumps(record(), indent=1, sort_keys=True) + "\n")
-    print(f"wrote {DATA}")
+    record()
+    print(f"wrote {len(CASES)} files into {DATA}")

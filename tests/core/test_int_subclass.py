@@ -16,6 +16,7 @@ import pytest
 
 import presages_env
 from presages_env.core import state_io
+from presages_env.core.header import HDR_TERMINAL
 from presages_env.core.validation import check_int, check_seed, exact_int
 from presages_env.games import get_game
 
@@ -40,15 +41,26 @@ def first_legal(env) -> int:
     return int(np.flatnonzero(env.last()[0]["action_mask"])[0])
 
 
+def ends_the_game(game, state: np.ndarray, action: int) -> bool:
+    after = state.copy()
+    game.step(after, action, np.zeros(game.num_players_of(state), dtype=np.float32))
+    return bool(after[HDR_TERMINAL])
+
+
 def played(name: str, wrap) -> tuple[np.ndarray, list[int]]:
-    """The state after 12 first-legal moves of ``name`` (each action passed through ``wrap``)
-    and the actions played."""
+    """The state after 12 first-legal moves of ``name`` (each action passed through ``wrap``),
+    or before the move that would end a shorter game (the state is played on), and the
+    actions played."""
+    game = get_game(name)
     env = presages_env.make(name)
     env.reset(seed=wrap(3))
     actions = []
     for _ in range(12):
-        actions.append(first_legal(env))
-        env.step(wrap(actions[-1]))
+        action = first_legal(env)
+        if ends_the_game(game, env.get_state(), action):
+            break
+        actions.append(action)
+        env.step(wrap(action))
     return env.get_state(), actions
 
 
@@ -106,6 +118,8 @@ def test_replay_and_counts_use_the_true_values(name):
     mask = np.zeros(game.num_actions(n), dtype=np.int8)
     actions = []
     for _ in range(12):
+        if plain[HDR_TERMINAL]:  # a short game: its whole game is replayed
+            break
         game.legal_mask(plain, mask)
         actions.append(int(np.flatnonzero(mask)[0]))
         game.step(plain, actions[-1], np.zeros(n, dtype=np.float32))

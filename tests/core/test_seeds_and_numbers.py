@@ -11,10 +11,12 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from extras import require
 
 import presages_env
 from presages_env.agents import RandomAgent
 from presages_env.core.validation import check_seed, check_seeds, offset_seed, vector_seed
+from presages_env.fuzzing import numbers
 from presages_env.fuzzing.numbers import entry_points, fuzz_numbers
 from presages_env.training import LearnerBatch
 
@@ -84,7 +86,7 @@ def training_entry_points(tmp_path):
 
 
 def test_training_entry_points_refuse_bad_seeds_and_counts(tmp_path):
-    pytest.importorskip("stable_baselines3", reason="training needs the [train] extra")
+    require("train")
     for name, call in training_entry_points(tmp_path).items():
         for value in BAD_VALUES:
             try:
@@ -104,6 +106,23 @@ def test_seed_lists_and_offsets_follow_the_one_seed_rule():
     with pytest.raises(ValueError, match="seed"):
         offset_seed(-1, 1)
     assert check_seed(np.uint64(2**63 - 1)) == 2**63 - 1
+
+
+def test_the_numbers_fuzz_covers_sb3s_view_where_training_is_required():
+    """The fuzz leaves SB3's view out where the train extra is missing; a run requiring the
+    extra must fuzz it."""
+    require("train")
+    names = {entry.name for entry in entry_points(GAMES[0])}
+    assert {"SelfPlayVecEnv(seed=...)", "SelfPlayVecEnv.seed(...)"} <= names
+    assert not numbers.skipped_views()
+
+
+def test_the_numbers_fuzz_reports_what_it_left_out(monkeypatch):
+    """Without the train extra SB3's view is not fuzzed: the report says so, and why."""
+    monkeypatch.setattr(numbers, "HAS_SB3", False)
+    assert not any(entry.name.startswith("SelfPlayVecEnv") for entry in entry_points(GAMES[0]))
+    report = fuzz_numbers(GAMES[0], cases=2)
+    assert "skipped SelfPlayVecEnv (stable_baselines3 missing: the train extra)" in report.line()
 
 
 @pytest.mark.parametrize("name", GAMES)

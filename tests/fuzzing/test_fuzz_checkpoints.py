@@ -11,10 +11,11 @@ import sys
 from pathlib import Path
 
 import pytest
+from extras import require
 
 import presages_env
 
-pytest.importorskip("torch", reason="checkpoints need the [train] extra (torch)")
+require("train")  # checkpoints are torch files
 
 ROOT = Path(__file__).resolve().parents[2]
 CASES = 330  # 30 of each mutation kind

@@ -1,8 +1,5 @@
-"""Ray (and Tianshou) for the tests that need them: skipped in the main venv, required in
-`make test-rllib`.
-
-Ray pins an older gymnasium, so it lives in its own venv; there ``PRESAGES_REQUIRE_RAY=1``
-turns a missing extra into a failure instead of a silent skip.
+"""RLlib for the tests that need it (the ``rllib`` extra of tests/extras.py: skipped in the
+main venv, required in `make test-rllib`'s, since Ray pins an older gymnasium).
 
 RLlib reports a deprecation by logging it, once per process, not as a Python warning.
 :func:`import_rllib` turns each such record into a ``DeprecationWarning`` raised at the call
@@ -13,11 +10,11 @@ collection.
 
 import importlib
 import logging
-import os
 import re
 import warnings
 
 import pytest
+from extras import require
 
 # What RLlib logs whatever its caller does: every RLModule's constructor builds the
 # deprecated RLModuleConfig (ray 2.60).
@@ -25,17 +22,6 @@ RLLIB_OWN_DEPRECATIONS = ("`RLModule(config=[RLModuleConfig object])` has been d
 IGNORED = [f"ignore:{re.escape(message)}:DeprecationWarning" for message in RLLIB_OWN_DEPRECATIONS]
 FAIL_ON_DEPRECATIONS = pytest.mark.filterwarnings("error::DeprecationWarning", *IGNORED)
 RAY_DEPRECATION_LOGGER = "ray._common.deprecation"  # where ray.rllib's deprecations log
-
-
-def import_extra(name: str):
-    """``name``, an extra of `make test-rllib`'s venv (Ray, Tianshou)."""
-    if os.environ.get("PRESAGES_REQUIRE_RAY"):
-        return importlib.import_module(name)
-    return pytest.importorskip(name, reason=f"{name} runs in `make test-rllib`'s own venv")
-
-
-def import_ray():
-    return import_extra("ray")
 
 
 class DeprecationsAsWarnings(logging.Handler):
@@ -47,7 +33,7 @@ class DeprecationsAsWarnings(logging.Handler):
 def import_rllib():
     """``presages_env.rllib``, imported with RLlib's deprecations raised as errors (but its
     own); later deprecations become warnings that the test modules' filters turn to errors."""
-    import_ray()
+    require("rllib")
     logger = logging.getLogger(RAY_DEPRECATION_LOGGER)
     if not any(isinstance(handler, DeprecationsAsWarnings) for handler in logger.handlers):
         logger.addHandler(DeprecationsAsWarnings())

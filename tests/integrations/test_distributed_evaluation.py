@@ -3,12 +3,12 @@
 import os
 
 import numpy as np
-from ray_or_skip import import_ray
+from extras import require
 
 from presages_env.agents import HeuristicAgent, RandomAgent
 from presages_env.evaluation import chunked_round_robin
 
-ray = import_ray()
+ray = require("rllib")
 
 
 def agents():

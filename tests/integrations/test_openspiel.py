@@ -13,11 +13,11 @@ import sys
 
 import numpy as np
 import pytest
+from extras import require
 
-pyspiel = pytest.importorskip("pyspiel", reason="needs the openspiel extra (make test has it)")
+pyspiel = require("openspiel")
 
 from forged_saves import FIRST_STATE_LINE, FORGED_NUMBERS, with_line  # noqa: E402
-from native_or_skip import register_native  # noqa: E402
 
 from presages_env import openspiel  # noqa: E402
 from presages_env.core import state_io  # noqa: E402
@@ -396,7 +396,7 @@ def test_the_process_exits_cleanly_when_the_module_outlives_finalisation(kind):
     reference the last one. The compiled games' games, states and views must likewise
     release nothing into a finalised Python."""
     if kind == "compiled":
-        register_native()
+        require("native")
     done = subprocess.run(
         [sys.executable, "-c", EXIT_SCRIPTS[kind]], capture_output=True, text=True
     )

@@ -11,11 +11,11 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from extras import require
 
-pyspiel = pytest.importorskip("pyspiel", reason="needs the openspiel extra (make test has it)")
-pytest.importorskip("torch", reason="needs the train extra")
+pyspiel = require("openspiel")
+require("train")
 
-from native_or_skip import register_native  # noqa: E402
 
 from presages_env.agents.heuristic import HeuristicAgent  # noqa: E402
 from presages_env.evaluation import mean_interval, win_rate  # noqa: E402
@@ -66,7 +66,7 @@ def test_psro_with_rl_oracles_grows_every_population(game, players):
 
 
 def test_cpp_mccfr_on_the_compiled_game_plays_the_python_game():
-    register_native()
+    require("native")
     compiled = pyspiel.load_game("presages_env_aciliande_native", MCCFR_PARAMS)
     policy = algorithms.train_mccfr_compiled(compiled, iterations=300)
     spiel_game = load("aciliande", **MCCFR_PARAMS)

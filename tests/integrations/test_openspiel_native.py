@@ -1,7 +1,8 @@
 """The compiled OpenSpiel games (``presages_env_<game>_native``): OpenSpiel's own checks, and
 play equal to the Python games move for move (legal actions, rewards, returns, every seat's
-strings and tensors, action labels). Skipped where they cannot be built, unless
-``PRESAGES_REQUIRE_NATIVE=1`` (``make test`` builds them first and sets it)."""
+strings and tensors, action labels). Skipped where they cannot be built, unless the
+``native`` extra is required (tests/extras.py: ``make test`` builds them first and requires
+them)."""
 
 from __future__ import annotations
 
@@ -11,16 +12,16 @@ import sys
 
 import numpy as np
 import pytest
+from extras import require
 
-pyspiel = pytest.importorskip("pyspiel", reason="needs the openspiel extra (make test has it)")
+pyspiel = require("openspiel")
 
 from forged_saves import FIRST_STATE_LINE, FORGED_NUMBERS, with_line  # noqa: E402
-from native_or_skip import register_native  # noqa: E402
 
 from presages_env import openspiel  # noqa: E402
 from presages_env.integrations import openspiel_native  # noqa: E402
 
-register_native()
+require("native")
 
 CONFIGS = [
     ("president", {"players": 3}),

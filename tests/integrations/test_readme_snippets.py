@@ -8,7 +8,8 @@ import re
 from pathlib import Path
 
 import pytest
-from ray_or_skip import FAIL_ON_DEPRECATIONS, import_extra, import_rllib
+from extras import require
+from ray_or_skip import FAIL_ON_DEPRECATIONS, import_rllib
 
 from presages_env.games import GAME_CLASSES
 
@@ -45,10 +46,10 @@ def test_readme_snippet_runs(snippet, tmp_path, monkeypatch):
         import_rllib()
         monkeypatch.setenv("RAY_USAGE_STATS_ENABLED", "0")
     if "tianshou" in snippet:
-        import_extra("tianshou")
+        require("tianshou")
     monkeypatch.chdir(tmp_path)
     try:
         exec(compile(snippet, "README snippet", "exec"), {"__name__": "readme"})
     finally:
         if "presages_env.rllib" in snippet:
-            import_extra("ray").shutdown()  # the snippet's algorithm started a local Ray
+            require("rllib").shutdown()  # the snippet's algorithm started a local Ray

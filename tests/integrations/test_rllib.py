@@ -4,9 +4,10 @@ import os
 
 import numpy as np
 import pytest
-from ray_or_skip import FAIL_ON_DEPRECATIONS, import_ray, import_rllib
+from extras import require
+from ray_or_skip import FAIL_ON_DEPRECATIONS, import_rllib
 
-ray = import_ray()
+ray = require("rllib")
 import_rllib()
 pytestmark = FAIL_ON_DEPRECATIONS
 

@@ -20,6 +20,8 @@ import numpy as np
 import pytest
 
 from presages_env.core.beliefs import Z_FAIL, homogeneity, rejection_keys, world_keys
+from presages_env.core.rng import rng_seed
+from presages_env.games.presages import beliefs
 from presages_env.games.presages import kernel as k
 from presages_env.games.presages.game import (
     LAW_ABOVE,
@@ -225,7 +227,7 @@ def test_counted_dealing_is_uniform_when_rejection_gives_up(seed):
     seat = 0
     allowed = np.zeros(35, np.int64)
     cards = np.zeros(35, np.int64)
-    room = np.zeros(k.PLACES, np.int64)
+    room = np.zeros(beliefs.PLACES, np.int64)
     free = 0
     places = ((1 << n) - 1 | k.ASIDE_BIT) & ~(1 << seat)
     for c in hidden_places(real, seat):
@@ -239,8 +241,8 @@ def test_counted_dealing_is_uniform_when_rejection_gives_up(seed):
     counted = Counter()
     for i in range(SAMPLES):
         world = real.copy()
-        k.rng_seed(world, np.int64(seed * 100000 + i))
-        k._deal_by_counting(world, cards, allowed, room, free)
+        rng_seed(world, np.int64(seed * 100000 + i))
+        beliefs._deal_by_counting(world, cards, allowed, room, free)
         if i < CHECKED:
             GAME.checked_state(world)
         counted[key(world)] += 1

@@ -72,13 +72,13 @@ def test_render_names_cards_colours_timings_and_placements():
     )
     play(state, card_action(21), seat_action(2), card_action(19))
     text = PresagesGame().render(state)
-    assert "Le Rêve[dream 21 R⚡]" in text and "\x1b[31m" in text
-    assert "L'Automne[autumn 19 R⏳]" in text
+    assert "Le Rêve (dream, 21, red ⚡)" in text and "\x1b[31m" in text
+    assert "L'Automne (autumn, 19, red ⏳)" in text
     assert "P0 sent Le Rêve in front of P2" in text
     assert "P2 placed" in text and "in front of P0" in text
     assert "P0 placed \x1b[31mLe Rêve" in text
     plain = render_text(state, colour=False)
-    assert "\x1b[" not in plain and "now: P1 decides PLACE" in plain
+    assert "\x1b[" not in plain and "now: P1 to choose a card to place" in plain
 
 
 def test_render_of_a_finished_game_and_through_the_env():
@@ -97,7 +97,7 @@ def test_action_labels_follow_the_node():
     state = setup_position(
         4, [[15, 1, 2], [24, 3, 4], [19, 7, 8], [5, 9, 10]], 0, teams=[0, 1, 0, 1]
     )
-    assert game.action_label(state, card_action(15)) == "place La Loi[law 15 Y⚡]"
+    assert game.action_label(state, card_action(15)) == "place La Loi (law, 15, yellow ⚡)"
     play(state, card_action(15))
     assert game.action_label(state, LAW_ABOVE) == "Law: ABOVE 15"
     play(state, LAW_ABOVE, card_action(24))

@@ -12,6 +12,7 @@ import presages_env
 from presages_env.core.header import HDR_TERMINAL
 from presages_env.games.presages import game as g
 from presages_env.games.presages import kernel as k
+from presages_env.games.presages.cards import JEALOUSY, SECRET
 
 PRIVATE = {"dealt", "secret_card", "absolu_commit_card", "absolu_cards"}
 OPTIONS = [
@@ -67,9 +68,9 @@ class Referee:
             self.front[victim] = 0
             self.hands[victim if kind == "wrath" else e.actor].add(a["card"])
         elif kind == "jealousy":
-            mine = self.front.index(k.JEALOUSY)
+            mine = self.front.index(JEALOUSY)
             assert self.front[a["other"]] == a["card"]
-            self.front[mine], self.front[a["other"]] = a["card"], k.JEALOUSY
+            self.front[mine], self.front[a["other"]] = a["card"], JEALOUSY
         elif kind == "absolu_cards":
             actor, target = a["actor"], a["target"]
             self.hands[actor].remove(a["given"])
@@ -219,13 +220,13 @@ def test_secret_and_absolu_in_a_set_up_bout():
     to its parties; the others learn only that it happened."""
     state = g.setup_position(
         4,
-        [[k.SECRET, 1, 2], [30, 9, 10], [31, 3, 4], [32, 5, 6]],
+        [[SECRET, 1, 2], [30, 9, 10], [31, 3, 4], [32, 5, 6]],
         starter=0,
         teams=[0, 1, 0, 1],
     )
     env = presages_env.make("presages", num_players=4, observation_mode="information_state")
     env.reset(options={"state": state})
-    secret = [g.card_action(k.SECRET), k.SECRET_SHOW, g.seat_action(2), g.card_action(1)]
+    secret = [g.card_action(SECRET), k.SECRET_SHOW, g.seat_action(2), g.card_action(1)]
     absolu = [g.card_action(30), g.seat_action(3), g.card_action(9), g.card_action(6)]
     for action in secret + absolu:
         env.step(action)

@@ -46,6 +46,7 @@ from presages_env.games.presages.game import (
     teams,
     winning_team,
 )
+from presages_env.games.presages.table import empty_seats
 
 GAME = PresagesGame()
 PLAYER_COUNTS = (4, 5, 6)
@@ -185,7 +186,7 @@ def _random_games(n, seeds, max_steps):
                 break
             node = state[k.NODE]
             seat = state[HDR_CURRENT]
-            if node == k.NODE_PLACE and k._empty_seats(state) == n:
+            if node == k.NODE_PLACE and empty_seats(state) == n:
                 for s in range(n):
                     if state[k.HAND_COUNT + s] < 2:
                         error = 21  # I2: a bout starts with a hand below 2 cards

@@ -18,6 +18,7 @@ import pytest
 
 from presages_env.core.header import HDR_CURRENT, HDR_NUM_PLAYERS, HDR_TERMINAL, wide_slots
 from presages_env.core.validation import InvalidStateError
+from presages_env.fuzzing import states as state_fuzz
 from presages_env.games.presages import kernel as k
 from presages_env.games.presages import validate
 from presages_env.games.presages.cards import DREAM, FEAR, LAW, LUCK, PRIDE
@@ -946,73 +947,65 @@ def test_each_broken_invariant_is_refused_by_its_slot(case):
     assert isinstance(error, ValueError) and error.slot in str(error)
 
 
-# ---- fuzz: refused, or played to the end -------------------------------------------------------
-BOUNDARY = (LEAST, -2, -1, 0, 1, 2, 3, 5, 7, 8, 15, 16, 17, 18, 24, 35, 36, k.PAIR_COUNT_MAX, MOST)
-
-
-def corrupted(rng: np.random.Generator, state: np.ndarray) -> np.ndarray:
-    """``state`` with one random break: a slot set or nudged, two slots swapped, a card moved
-    (with its counts, or not) or two cards' places swapped."""
+# ---- fuzz: the one state fuzzer, with Présages's sources, card moves and checks ---------------
+def move_cards(rng: np.random.Generator, state: np.ndarray) -> np.ndarray:
+    """``state`` with a card moved (with its counts, or not) or two cards' places swapped:
+    breaks only Présages's layout knows (the state fuzzer's own corruptions break slots)."""
     s = state.copy()
-    i, j = (int(x) for x in rng.integers(k.OPT_PRIDE_CARRIES, k.STATE_SIZE, size=2))
-    kind = int(rng.integers(5))
-    if kind == 0:
-        s[i] = BOUNDARY[rng.integers(len(BOUNDARY))]
-    elif kind == 1:  # nudged, within what the slot can hold
-        s[i] = min(max(int(s[i]) + int(rng.choice((-1, 1))), LEAST), MOST)
-    elif kind == 2:
-        s[i], s[j] = s[j], s[i]
+    n = int(s[HDR_NUM_PLAYERS])
+    a, b = (int(x) for x in rng.choice(np.arange(1, 36), size=2, replace=False))
+    if rng.integers(2):
+        places = [*range(n), *range(k.LOC_FRONT, k.LOC_FRONT + n), 16, 17, 18]
+        old, new = int(s[k.LOC + a]), int(rng.choice(places))
+        s[k.LOC + a] = new
+        if rng.random() < 0.7:  # keep the caches consistent
+            s[k.HAND_COUNT + old] -= old < n
+            s[k.HAND_COUNT + new] += new < n
+            if k.LOC_FRONT <= old < k.LOC_FRONT + n:
+                s[k.FRONT + old - k.LOC_FRONT] = 0
+            if k.LOC_FRONT <= new < k.LOC_FRONT + n:
+                s[k.FRONT + new - k.LOC_FRONT] = a
     else:
-        n = int(s[HDR_NUM_PLAYERS])
-        a, b = (int(x) for x in rng.choice(np.arange(1, 36), size=2, replace=False))
-        if kind == 3:
-            places = [*range(n), *range(k.LOC_FRONT, k.LOC_FRONT + n), 16, 17, 18]
-            old, new = int(s[k.LOC + a]), int(rng.choice(places))
-            s[k.LOC + a] = new
-            if rng.random() < 0.7:  # keep the caches consistent
-                s[k.HAND_COUNT + old] -= old < n
-                s[k.HAND_COUNT + new] += new < n
-                if k.LOC_FRONT <= old < k.LOC_FRONT + n:
-                    s[k.FRONT + old - k.LOC_FRONT] = 0
-                if k.LOC_FRONT <= new < k.LOC_FRONT + n:
-                    s[k.FRONT + new - k.LOC_FRONT] = a
-        else:
-            s[k.LOC + a], s[k.LOC + b] = s[k.LOC + b], s[k.LOC + a]
-            for card in (a, b):
-                loc = int(s[k.LOC + card])
-                if k.LOC_FRONT <= loc < k.LOC_FRONT + n:
-                    s[k.FRONT + loc - k.LOC_FRONT] = card
+        s[k.LOC + a], s[k.LOC + b] = s[k.LOC + b], s[k.LOC + a]
+        for card in (a, b):
+            loc = int(s[k.LOC + card])
+            if k.LOC_FRONT <= loc < k.LOC_FRONT + n:
+                s[k.FRONT + loc - k.LOC_FRONT] = card
     return s
 
 
-def play_to_the_end(
-    rng: np.random.Generator, state: np.ndarray, observe: bool, cap: int = 5000
-) -> int:
-    """Random legal play from ``state``; every step has a legal action, every state reached
-    is valid again, the game ends within ``cap`` steps. With ``observe``, every seat's
-    observation, a search world and the heuristic's choice are computed at every step."""
-    n = int(state[HDR_NUM_PLAYERS])
+def corrupted(rng: np.random.Generator, state: np.ndarray) -> np.ndarray:
+    """``state`` broken by one of the state fuzzer's kinds, or with cards moved."""
+    kinds = (*state_fuzz.KINDS, "cards")
+    kind = kinds[int(rng.integers(len(kinds)))]
+    if kind == "cards":
+        return move_cards(rng, state)
+    return state_fuzz.corrupt(state, kind, rng)[1]
+
+
+def every_state_valid(observe: bool) -> state_fuzz.StateCheck:
+    """Présages's hook on every state a play-out reaches: it is valid again; with
+    ``observe``, a search world is sampled and the heuristic picks a legal action."""
     mask = np.zeros(k.NUM_ACTIONS, dtype=np.int8)
-    rewards = np.zeros(n, dtype=np.float32)
-    obs = np.zeros((n, k.OBS_SIZE), dtype=np.int8)
-    world = np.zeros_like(state)
     action = np.zeros(1, dtype=np.int64)
-    for steps in range(cap):
-        if observe:
-            for seat in range(n):
-                k.observe(state, seat, obs[seat])
-            k.sample_world(state, int(rng.integers(n)), np.int64(steps), world)
-        if state[HDR_TERMINAL]:
-            return steps
-        k.legal_mask(state, mask)
-        assert mask.any(), f"no legal action at node {state[k.NODE]}"
-        if observe:
-            seat = int(state[HDR_CURRENT])
-            heuristic_actions(obs[seat : seat + 1], mask[None].copy(), action)
-            assert mask[action[0]]
-        k.step(state, int(rng.choice(np.flatnonzero(mask))), rewards)
+
+    def check(state: np.ndarray, rng: np.random.Generator) -> None:
         GAME.checked_state(state)
-    raise AssertionError(f"no end within {cap} steps")
+        if not observe:
+            return
+        n = int(state[HDR_NUM_PLAYERS])
+        k.sample_world(
+            state, int(rng.integers(n)), np.int64(rng.integers(2**40)), np.zeros_like(state)
+        )
+        if state[HDR_TERMINAL]:
+            return
+        obs = np.zeros((1, k.OBS_SIZE), dtype=np.int8)
+        k.observe(state, int(state[HDR_CURRENT]), obs[0])
+        k.legal_mask(state, mask)
+        heuristic_actions(obs, mask[None].copy(), action)
+        assert mask[action[0]], "the heuristic chose an illegal action"
+
+    return check
 
 
 def fuzz_cases(cases: int, seed: int, observe: bool = False) -> tuple[int, int]:
@@ -1026,17 +1019,12 @@ def fuzz_cases(cases: int, seed: int, observe: bool = False) -> tuple[int, int]:
         for g in range(4)
         for s in random_game(n, seed + 10 * g + n, **ALL_OPTIONS[(seed + g) % 32])[::7]
     ]
-    refused = played = 0
-    for _ in range(cases):
-        state = corrupted(rng, bases[int(rng.integers(len(bases)))])
-        try:
-            valid = GAME.checked_state(state)
-        except ValueError:
-            refused += 1
-            continue
-        play_to_the_end(rng, valid, observe)
-        played += 1
-    return refused, played
+    check = every_state_valid(observe)
+    outcomes = [
+        state_fuzz.run_case(GAME, corrupted(rng, bases[int(rng.integers(len(bases)))]), case, check)
+        for case in range(cases)
+    ]
+    return outcomes.count("refused"), outcomes.count("played")
 
 
 def test_fuzzed_states_are_refused_or_play_to_the_end():

@@ -10,6 +10,7 @@ The fuzz loop also runs by hand under numba's bounds checking (see :func:`fuzz`)
 
 from __future__ import annotations
 
+import collections
 import functools
 from collections.abc import Callable, Iterator
 
@@ -19,6 +20,7 @@ import pytest
 import presages_env
 from presages_env.core.header import HDR_CURRENT, HDR_NUM_PLAYERS, HDR_TERMINAL
 from presages_env.core.validation import InvalidStateError, checked_state
+from presages_env.fuzzing import states as state_fuzz
 from presages_env.games.president import kernel as k
 from presages_env.games.president.cards import NUM_RANKS
 from presages_env.games.president.game import PresidentGame, setup_position
@@ -471,28 +473,7 @@ def test_the_issue_example_top_rank_is_refused_and_the_env_unchanged():
     np.testing.assert_array_equal(env.get_state(), before)
 
 
-# ---- fuzzing ------------------------------------------------------------------------------
-EXTREMES = (
-    MOST,
-    LEAST,
-    -2,
-    -1,
-    0,
-    1,
-    2,
-    3,
-    4,
-    5,
-    6,
-    7,
-    12,
-    13,
-    51,
-    52,
-    60,
-)
-
-
+# ---- fuzzing: the one state fuzzer, with Président's sources, card moves and checks ----------
 def fuzz_sources() -> list[np.ndarray]:
     """Real states of every kind: each player count and option, a few set-up positions."""
     states = []
@@ -504,69 +485,54 @@ def fuzz_sources() -> list[np.ndarray]:
     return states
 
 
-def corrupted(state: np.ndarray, rng: np.random.Generator) -> np.ndarray:
-    """``state`` with one slot set to an extreme, boundary or nearby value, two slots
-    swapped, or one card moved between hands and ``GONE``."""
+def move_a_card(state: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """``state`` with one card moved between hands and ``GONE``: a break only Président's
+    layout knows (the state fuzzer's own corruptions break single slots)."""
     s = state.copy()
-    slot = int(rng.integers(k.STATE_SIZE))
-    how = int(rng.integers(5))
-    if how == 0:
-        s[slot] = EXTREMES[int(rng.integers(len(EXTREMES)))]
-    elif how == 1:  # nudged, within what the slot can hold
-        s[slot] = min(max(int(s[slot]) + (1 if rng.integers(2) else -1), LEAST), MOST)
-    elif how == 2:
-        s[slot] = int(rng.integers(-2, 15))
-    elif how == 3:
-        other = int(rng.integers(k.STATE_SIZE))
-        s[slot], s[other] = s[other], s[slot]
-    else:
-        places = list(range(k.HAND, k.GONE + NUM_RANKS, NUM_RANKS))
-        giver, taker = rng.choice(places, 2, replace=False)
-        rank = int(rng.integers(NUM_RANKS))
-        s[giver + rank] -= 1
-        s[taker + rank] += 1
+    places = list(range(k.HAND, k.GONE + NUM_RANKS, NUM_RANKS))
+    giver, taker = rng.choice(places, 2, replace=False)
+    rank = int(rng.integers(NUM_RANKS))
+    s[giver + rank] -= 1
+    s[taker + rank] += 1
     return s
 
 
-def play_to_the_end(state: np.ndarray, rng: np.random.Generator) -> None:
-    """Random legal play with every kernel the library calls on a state: the mask, the step,
-    every player's observation, the heuristic and ``sample_world``; fails if stuck or endless."""
+def corrupted(state: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """``state`` broken by one of the state fuzzer's kinds, or with a card moved."""
+    kinds = (*state_fuzz.KINDS, "card")
+    kind = kinds[int(rng.integers(len(kinds)))]
+    if kind == "card":
+        return move_a_card(state, rng)
+    return state_fuzz.corrupt(state, kind, rng)[1]
+
+
+def heuristic_and_worlds(state: np.ndarray, rng: np.random.Generator) -> None:
+    """Président's hook on every state a play-out reaches: the heuristic picks a legal
+    action, and a world sampled for any player has one."""
+    if state[HDR_TERMINAL]:
+        return
+    mask = np.zeros(k.NUM_ACTIONS, dtype=np.int8)
+    k.legal_mask(state, mask)
+    assert mask[heuristic_policy(state, mask)], "the heuristic chose an illegal action"
     n = int(state[HDR_NUM_PLAYERS])
-    obs = np.zeros((1, k.OBS_SIZE), dtype=np.int8)
-    actions = np.zeros(1, dtype=np.int64)
-    for s in playout(state, random_policy(rng)):
-        for p in range(n):
-            k.observe(s, p, obs[0])
-        if s[HDR_TERMINAL]:
-            continue
-        mask = np.zeros(k.NUM_ACTIONS, dtype=np.int8)
-        k.legal_mask(s, mask)
-        k.observe(s, s[HDR_CURRENT], obs[0])
-        heuristic_actions(obs, mask[None], actions)
-        assert mask[actions[0]], "the heuristic chose an illegal action"
-        world = world_of(s, int(rng.integers(n)), int(rng.integers(2**40)))
-        k.legal_mask(world, mask)
-        assert mask.any(), "a sampled world has no legal action"
+    world = world_of(state, int(rng.integers(n)), int(rng.integers(2**40)))
+    k.legal_mask(world, mask)
+    assert mask.any(), "a sampled world has no legal action"
 
 
-def fuzz(cases: int, seed: int = 0) -> dict[str, int]:
-    """Corrupt real states ``cases`` times; each is refused or plays to the end."""
+def fuzz(cases: int, seed: int = 0) -> collections.Counter:
+    """Corrupt real states ``cases`` times; each is refused or plays to the end (the state
+    fuzzer's checks and :func:`heuristic_and_worlds`)."""
     rng = np.random.default_rng(seed)
     sources = fuzz_sources()
-    counts = {"cases": cases, "refused": 0, "played_to_the_end": 0}
-    for _ in range(cases):
+    counts = collections.Counter()
+    for case in range(cases):
         state = corrupted(sources[int(rng.integers(len(sources)))], rng)
-        try:
-            state = checked_state(GAME, state)
-        except ValueError:
-            counts["refused"] += 1
-            continue
-        play_to_the_end(state, rng)
-        counts["played_to_the_end"] += 1
+        counts[state_fuzz.run_case(GAME, state, seed + case, heuristic_and_worlds)] += 1
     return counts
 
 
 def test_a_corrupted_state_is_refused_or_plays_to_the_end():
     counts = fuzz(400, seed=7)
-    assert counts["refused"] + counts["played_to_the_end"] == 400
-    assert counts["refused"] > 100 and counts["played_to_the_end"] > 10
+    assert counts["refused"] + counts["played"] == 400
+    assert counts["refused"] > 100 and counts["played"] > 10, counts

@@ -16,15 +16,17 @@ from typing import Any
 
 import numpy as np
 
-from presages_env.core.game import Game
+from presages_env.core.card_face import card_face, face_name
+from presages_env.core.game import Game, PositionCount, RewardBounds
 from presages_env.core.header import HDR_CURRENT, HDR_NUM_PLAYERS, HDR_TERMINAL, seed_of
 from presages_env.core.results import SeatResult, counted, places_by
 from presages_env.core.state_io import apply_actions
-from presages_env.games.aciliande import action_features, card_text, event_text, view
+from presages_env.core.validation import SEED_MAX
+from presages_env.games.aciliande import action_features, card_text, event_text, heuristic, view
 from presages_env.games.aciliande import kernel as k
 from presages_env.games.aciliande import options as aciliande_options
 from presages_env.games.aciliande import validate as v
-from presages_env.games.aciliande.cards import NUM_CARDS, card_name
+from presages_env.games.aciliande.cards import NUM_CARDS, ROMAN_NUMERALS, card_name
 from presages_env.games.aciliande.options import (
     MAX_LIVES,
     MAX_STAKE,
@@ -83,11 +85,33 @@ class AciliandeGame(Game):
     # random rollouts misjudge bids over a whole game: search loses to the heuristic with them
     search_rollouts = "heuristic"
     kernel = k
+    state_layout = k.slots
     validator = v
     viewer = view
     event_texts = event_text
     card_texts = card_text
     action_features = action_features
+    heuristic = heuristic
+    world_sampler = k.sample_world
+    ships_checkpoint = True
+    benchmarked = True
+
+    def reward_bounds(self, num_players: int, options: AciliandeOptions) -> RewardBounds:
+        """The coins received (at most the pot) minus the stake."""
+        stake = float(options.stake)
+        return RewardBounds(-stake, (num_players - 1) * stake, zero_sum=True)
+
+    def position_counts(self) -> tuple[PositionCount, ...]:
+        """A manche's seed and its dealer."""
+        return (
+            PositionCount(
+                "setup_position(seed=...)",
+                lambda v: setup_position(3, dealer=0, seed=v),
+                0,
+                SEED_MAX,
+            ),
+            PositionCount("setup_position(dealer)", lambda v: setup_position(3, dealer=v), 0, 2),
+        )
 
     def obs_high(self, num_players: int) -> np.ndarray:
         high = np.ones(k.OBS_SIZE, dtype=np.int64)
@@ -230,6 +254,13 @@ class AciliandeGame(Game):
             return f"play {card_name(action - k.ACT_CARD)}"
         return "take (je prends)" if action == k.ACT_TAKE else "leave (je laisse)"
 
+    def card_face(self, label: str) -> dict[str, Any]:
+        """A trump's value is the Roman numeral its label starts with (``"XVII L'Étoile"``)."""
+        numeral, _, name = face_name(label).partition(" ")
+        if numeral in ROMAN_NUMERALS and name:
+            return card_face(self, label, name=name, value=numeral)
+        return card_face(self, label)
+
     def render(self, state: np.ndarray) -> str:
         n = int(state[HDR_NUM_PLAYERS])
         goddesses = ", ".join(card_name(int(c)) for c in goddess_cards(state))
@@ -264,7 +295,8 @@ class AciliandeGame(Game):
         if state[HDR_TERMINAL]:
             lines.append(_render_end(state))
         else:
-            lines.append(f"  to act: player_{int(state[HDR_CURRENT])} ({node_name(state)})")
+            asked = card_text.DECISION_TEXT[int(state[k.NODE])]
+            lines.append(f"  to act: player_{int(state[HDR_CURRENT])}, to {asked}")
         return "\n".join(lines)
 
 

@@ -1,202 +1,116 @@
-"""Aciliande rules as numba kernels over a flat ``int16`` state (``STATE_DTYPE``).
+"""Aciliande rules kernel: the only place where the rules of Aciliande are written.
 
-State layout (offsets after the shared header; seats 0..n-1, unused seat slots stay 0).
-``int16`` because the stake (up to 1000), the pot and the coins received (up to 7 x 1000)
-need more than a byte; every other slot fits one (lives at most 99, cards 21, tricks 11).
-
-Options (written by ``AciliandeGame.write_options``, never touched by ``reset``)
-    OPT_GODDESSES[3]   card numbers of the three Goddesses
-    OPT_LIVES[7]       starting life cards of each seat
-    OPT_STAKE          coins each player puts in the pot
-    OPT_FIXED_HAND     hand size for every ordinary manche; 0 = the dealer chooses
-    OPT_TEAMS          1 = team variant (partners: even seats against odd seats)
-    OPT_TIEBREAK       end of a duel with both players still in: TIEBREAK_LIVES or _SHARE
-
-Game (rewritten by ``reset``)
-    NODE               decision awaited: NODE_HAND_SIZE, NODE_BID, NODE_PLAY, NODE_DECLARE,
-                       NODE_GAME_OVER (the seat deciding is the header's HDR_CURRENT)
-    DEALER             dealer of the current manche
-    HAND_SIZE          cards dealt to each player this manche (0 before the dealer chose)
-    LEADER             seat that led the current trick
-    TRICK_INDEX        tricks completed in this manche
-    TRICK_LEN          cards in the current trick
-    TRICK_DECL         the current trick's first Goddess: DECL_NONE, DECL_TAKE, DECL_LEAVE
-    TRICK_GODDESSES    Goddesses played in the current trick
-    DUEL               1 once two players are left and the duel has begun
-    FACE_UP            Goddesses still face up in the duel (3, 2, 1); 0 outside the duel
-    MANCHE             manches begun since the deal of the game
-    END_REASON         END_* code once the game is over, END_NONE before
-    POT                coins in the pot (players x stake)
-    LIVES[7]           life cards left
-    ALIVE[7]           1 while the seat is still in the game
-    IN_MANCHE[7]       1 if the seat was dealt into the current (or last) manche
-    BIDS[7]            bid of this manche, -1 before the seat bid
-    TRICKS[7]          tricks won this manche
-    LOST_LAST[7]       life cards lost when the last manche was scored
-    COINS[7]           coins received from the pot (set when the game ends)
-    DRAW[7]            card drawn for the leftover coins, -1 if the seat did not draw
-    CARD_OWNER[22]     seat the card was dealt to this manche, -1 if undealt
-    CARD_TRICK[22]     trick (0-based) the card was played in this manche, -1 if not played
-    TRICK_CARDS[7]     cards of the current trick in play order, -1 in empty slots
-    TRICK_SEATS[7]     who played them, -1 in empty slots
-    PAST_WINNER[11]    winner of each completed trick of this manche, -1 otherwise
-    PAST_DECL[11]      declaration made in each completed trick of this manche
-
-A card is in a hand when CARD_OWNER >= 0 and CARD_TRICK == -1. Seats are clockwise in
-increasing order: the player "to the left" of seat s is the next seat still in the game.
+The layouts (state, actions, events) are in ``layout.py`` and the belief sampler
+(``sample_world``) in ``beliefs.py``; both are re-exported here, so the game's other modules
+read them as ``kernel.X``. ``reset``/``legal_mask``/``step``/``observe`` follow
+:mod:`presages_env.core.game`.
 """
+
+import sys
 
 import numba as nb
 import numpy as np
 
+from presages_env.core.batched import plain_kernels
 from presages_env.core.events import PUBLIC, emit, seat_bit
 from presages_env.core.global_state import bind_global_state
 from presages_env.core.header import (
     HDR_CURRENT,
     HDR_NUM_PLAYERS,
     HDR_TERMINAL,
-    HEADER_SIZE,
+    clear_mask,
     count_step,
-    set_step,
-    write_seed,
 )
-from presages_env.core.rng import rng_below, rng_seed, rng_shuffle
+from presages_env.core.rng import begin_game, rng_below, rng_shuffle
+from presages_env.games.aciliande import beliefs as beliefs_module
+from presages_env.games.aciliande import cards as cards_module
+from presages_env.games.aciliande import layout as layout_module
+from presages_env.games.aciliande.beliefs import sample_world as sample_world
 from presages_env.games.aciliande.cards import NUM_CARDS
+from presages_env.games.aciliande.layout import *  # noqa: F403 (re-exported, see above)
+from presages_env.games.aciliande.layout import (
+    ACT_BID,
+    ACT_CARD,
+    ACT_HAND_SIZE,
+    ACT_LEAVE,
+    ACT_TAKE,
+    ALIVE,
+    BIDS,
+    CARD_OWNER,
+    CARD_TRICK,
+    COINS,
+    DEALER,
+    DECL_LEAVE,
+    DECL_NONE,
+    DECL_TAKE,
+    DRAW,
+    DUEL,
+    DUEL_MANCHES,
+    END_ALL_ELIMINATED,
+    END_DUEL_MORE_LIVES,
+    END_DUEL_SHARE,
+    END_LAST_SURVIVOR,
+    END_REASON,
+    END_TEAM_SURVIVES,
+    END_THIRD_GODDESS,
+    EV_BID,
+    EV_COINS,
+    EV_DEAL,
+    EV_DEALT,
+    EV_DECLARE,
+    EV_DUEL_START,
+    EV_ELIMINATED,
+    EV_GAME_END,
+    EV_GODDESS_FACE_DOWN,
+    EV_LEFTOVER_DRAW,
+    EV_MANCHE_SCORED,
+    EV_MANCHE_START,
+    EV_PLAY,
+    EV_TRICK_WON,
+    FACE_UP,
+    HAND_SIZE,
+    IN_MANCHE,
+    LEADER,
+    LIVES,
+    LOST_LAST,
+    MANCHE,
+    MAX_PLAYERS,
+    MAX_TRICKS,
+    NODE,
+    NODE_BID,
+    NODE_DECLARE,
+    NODE_GAME_OVER,
+    NODE_HAND_SIZE,
+    NODE_PLAY,
+    NUM_GODDESSES,
+    NUM_NODES,
+    OPT_FIXED_HAND,
+    OPT_GODDESSES,
+    OPT_LIVES,
+    OPT_STAKE,
+    OPT_TEAMS,
+    OPT_TIEBREAK,
+    PAST_DECL,
+    PAST_WINNER,
+    POT,
+    STATE_DTYPE,
+    STATE_SIZE,
+    TIEBREAK_LIVES,
+    TRICK_CARDS,
+    TRICK_DECL,
+    TRICK_GODDESSES,
+    TRICK_INDEX,
+    TRICK_LEN,
+    TRICK_SEATS,
+    TRICKS,
+    is_goddess,
+)
 
-STATE_DTYPE = np.int16
-MAX_PLAYERS = 7
-MAX_TRICKS = NUM_CARDS // 2  # two players, eleven cards each
-NUM_GODDESSES = 3
-DUEL_MANCHES = 3
-
-# ---- state layout -------------------------------------------------------------------------
-OPT_GODDESSES = HEADER_SIZE
-OPT_LIVES = OPT_GODDESSES + NUM_GODDESSES
-OPT_STAKE = OPT_LIVES + MAX_PLAYERS
-OPT_FIXED_HAND = OPT_STAKE + 1
-OPT_TEAMS = OPT_FIXED_HAND + 1
-OPT_TIEBREAK = OPT_TEAMS + 1
-NODE = OPT_TIEBREAK + 1
-DEALER = NODE + 1
-HAND_SIZE = DEALER + 1
-LEADER = HAND_SIZE + 1
-TRICK_INDEX = LEADER + 1
-TRICK_LEN = TRICK_INDEX + 1
-TRICK_DECL = TRICK_LEN + 1
-TRICK_GODDESSES = TRICK_DECL + 1
-DUEL = TRICK_GODDESSES + 1
-FACE_UP = DUEL + 1
-MANCHE = FACE_UP + 1
-END_REASON = MANCHE + 1
-POT = END_REASON + 1
-LIVES = POT + 1
-ALIVE = LIVES + MAX_PLAYERS
-IN_MANCHE = ALIVE + MAX_PLAYERS
-BIDS = IN_MANCHE + MAX_PLAYERS
-TRICKS = BIDS + MAX_PLAYERS
-LOST_LAST = TRICKS + MAX_PLAYERS
-COINS = LOST_LAST + MAX_PLAYERS
-DRAW = COINS + MAX_PLAYERS
-CARD_OWNER = DRAW + MAX_PLAYERS
-CARD_TRICK = CARD_OWNER + NUM_CARDS
-TRICK_CARDS = CARD_TRICK + NUM_CARDS
-TRICK_SEATS = TRICK_CARDS + MAX_PLAYERS
-PAST_WINNER = TRICK_SEATS + MAX_PLAYERS
-PAST_DECL = PAST_WINNER + MAX_TRICKS
-STATE_SIZE = PAST_DECL + MAX_TRICKS
-
-# ---- decision nodes ---------------------------------------------------------------------
-NODE_HAND_SIZE = 0
-NODE_BID = 1
-NODE_PLAY = 2
-NODE_DECLARE = 3
-NODE_GAME_OVER = 4
-NUM_NODES = 5
-
-DECL_NONE = 0
-DECL_TAKE = 1
-DECL_LEAVE = 2
-
-TIEBREAK_LIVES = 0
-TIEBREAK_SHARE = 1
-
-# Passed to win_alone/share_among as np.int64(END_...): numba compiles a function once per
-# literal constant it is called with, and the game's end is a large function.
-END_NONE = 0
-END_THIRD_GODDESS = 1  # a third Goddess in one trick: its player wins at once
-END_LAST_SURVIVOR = 2  # one player left after a manche
-END_ALL_ELIMINATED = 3  # nobody left: the players of the last manche share
-END_DUEL_MORE_LIVES = 4  # both duellists still in after three duel manches, unequal lives
-END_DUEL_SHARE = 5  # both duellists still in after three duel manches, sharing
-END_TEAM_SURVIVES = 6  # team variant: everybody left is on one team
-
-# ---- actions ------------------------------------------------------------------------------
-ACT_HAND_SIZE = 0  # ACT_HAND_SIZE + k - 1: deal k cards each (k = 1..11)
-ACT_BID = ACT_HAND_SIZE + MAX_TRICKS  # ACT_BID + b: bid b tricks (b = 0..11)
-ACT_CARD = ACT_BID + MAX_TRICKS + 1  # ACT_CARD + c: play card c (c = 0..21)
-ACT_TAKE = ACT_CARD + NUM_CARDS  # the first Goddess of the trick takes it
-ACT_LEAVE = ACT_TAKE + 1  # the first Goddess of the trick leaves it
-NUM_ACTIONS = ACT_LEAVE + 1
-
-# ---- events (core/events.py): kind -> (name, argument names) -------------------------------
-# Only the cards dealt to a seat are private (to that seat); undealt cards are in no event.
-# Everything else is public: the rules make bids, cards played, declarations, lives, the
-# duel's Goddesses and the leftover draw seen by everyone.
-EV_MANCHE_START = 1
-EV_DEAL = 2
-EV_DEALT = 3
-EV_BID = 4
-EV_PLAY = 5
-EV_DECLARE = 6
-EV_TRICK_WON = 7
-EV_MANCHE_SCORED = 8
-EV_ELIMINATED = 9
-EV_DUEL_START = 10
-EV_GODDESS_FACE_DOWN = 11
-EV_LEFTOVER_DRAW = 12
-EV_COINS = 13
-EV_GAME_END = 14
-EVENT_KINDS = {
-    EV_MANCHE_START: ("manche_start", ("manche", "dealer", "leader", "face_up")),
-    EV_DEAL: ("deal", ("hand_size", "players")),
-    EV_DEALT: ("dealt", ("player", "card")),
-    EV_BID: ("bid", ("bid",)),
-    EV_PLAY: ("play", ("card", "trick", "goddess")),
-    EV_DECLARE: ("declare", ("declaration",)),
-    EV_TRICK_WON: ("trick_won", ("player", "card", "trick", "declaration", "tricks")),
-    EV_MANCHE_SCORED: ("manche_scored", ("player", "bid", "tricks", "lost", "lives")),
-    EV_ELIMINATED: ("eliminated", ("player",)),
-    EV_DUEL_START: ("duel_start", ("goddess_a", "goddess_b", "goddess_c")),
-    EV_GODDESS_FACE_DOWN: ("goddess_face_down", ("face_up",)),
-    EV_LEFTOVER_DRAW: ("leftover_draw", ("player", "card")),
-    EV_COINS: ("coins", ("player", "coins", "reward")),
-    EV_GAME_END: ("game_end", ("reason", "pot")),
-}
-# The most events one transition writes. The longest is the card (or the declaration) that
-# completes a manche's last trick: that play or declaration and the trick won (2), a score
-# and at most an elimination per seat (2 x 7), then the larger of
-#   - the next manche: the duel's start or a Goddess turned face down, its start, the deal
-#     and at most 22 cards dealt (3 + 22 = 25), and
-#   - the end of the game: a Goddess turned face down, at most 7 leftover draws, the coins
-#     of each seat and the end (1 + 7 + 7 + 1 = 16).
-# The others are shorter: reset (start, deal, 22 cards), the dealer's hand size (deal, 22
-# cards), a bid (1), a third Goddess (play, 7 draws, 7 coins, end).
-MAX_STEP_EVENTS = 2 + 2 * MAX_PLAYERS + max(3 + NUM_CARDS, 2 * MAX_PLAYERS + 2)
-# Events after which a world sample_world dealt may differ from the game by design, beyond
-# draws from the RNG (tests/core/test_events.py): none, every shuffle is the RNG's.
-WORLD_DIVERGING_EVENTS = ()
+# the modules these kernels call: their sources name the batched copies' cache entries
+KERNEL_MODULES = (layout_module, cards_module, beliefs_module)
 
 
 # ---- small queries ------------------------------------------------------------------------
-@nb.njit(cache=True)
-def is_goddess(state, card):
-    return (
-        card == state[OPT_GODDESSES]
-        or card == state[OPT_GODDESSES + 1]
-        or card == state[OPT_GODDESSES + 2]
-    )
-
-
 @nb.njit(cache=True)
 def alive_count(state):
     count = 0
@@ -310,18 +224,10 @@ def start_manche_logged(state, events):
 
 
 @nb.njit(cache=True)
-def reset(state, seed):
-    reset_logged(state, seed, None)
-
-
-@nb.njit(cache=True)
 def reset_logged(state, seed, events):
     """``reset``, writing its events (the first manche's start, and its deal when the
     hand size is fixed) to ``events``."""
-    rng_seed(state, seed)
-    write_seed(state, seed)
-    set_step(state, 0)
-    state[HDR_TERMINAL] = 0
+    begin_game(state, seed)
     n = state[HDR_NUM_PLAYERS]
     state[NODE:STATE_SIZE] = 0
     for seat in range(MAX_PLAYERS):
@@ -337,8 +243,7 @@ def reset_logged(state, seed, events):
 # ---- legality -----------------------------------------------------------------------------
 @nb.njit(cache=True)
 def legal_mask(state, mask):
-    mask[:] = 0
-    if state[HDR_TERMINAL]:
+    if clear_mask(state, mask):
         return
     node = state[NODE]
     seat = state[HDR_CURRENT]
@@ -650,11 +555,6 @@ def place_bid(state, bid, events):
 
 
 @nb.njit(cache=True)
-def step(state, action, rewards):
-    step_logged(state, action, rewards, None)
-
-
-@nb.njit(cache=True)
 def step_logged(state, action, rewards, events):
     """``step``, writing its events to ``events`` (core/events.py)."""
     for seat in range(state[HDR_NUM_PLAYERS]):
@@ -672,6 +572,10 @@ def step_logged(state, action, rewards, events):
         emit(events, EV_DECLARE, state[HDR_CURRENT], PUBLIC, state[TRICK_DECL], 0, 0, 0, 0)
         state[NODE] = NODE_PLAY
         continue_trick(state, rewards, events)
+
+
+# the plain kernels: ``reset_logged``/``step_logged`` without events (core/batched.py)
+reset, step = plain_kernels(sys.modules[__name__])
 
 
 # ---- observation --------------------------------------------------------------------------
@@ -756,47 +660,3 @@ GLOBAL_DTYPE = STATE_DTYPE  # the observation's dtype too
 GLOBAL_SEATS = MAX_PLAYERS
 GLOBAL_SLOTS_END = STATE_SIZE
 GLOBAL_SLOTS, GLOBAL_SIZE, global_state = bind_global_state(__name__, np.int16)
-
-
-# ---- determinisation for search ------------------------------------------------------------
-@nb.njit(cache=True)
-def sample_world(state, player, seed, world):
-    """Write into ``world`` a full state drawn uniformly among those ``player`` cannot tell
-    apart from ``state`` (exact beliefs; docs/aciliande.md, "What a seat knows").
-
-    Kept: ``player``'s hand and everything public (bids, tricks, who played which card,
-    lives, the pot, the face-up Goddesses of a duel). The rules force no revelation: any
-    card in hand may be played (``legal_mask``), bids and the hand size are not about
-    cards, so no play proves a void or "nothing higher", and the deals consistent with
-    what ``player`` saw are exactly those giving each played card to its player. The cards
-    ``player`` cannot see — the rest of the other hands and the undealt cards; in a duel
-    not the face-up Goddesses, which are nobody's — are therefore uniform over their slots:
-    shuffled together (a uniform permutation) and dealt back into the same slots, every
-    hand size kept. The world's RNG is re-seeded from ``seed`` so later deals are unknown.
-    Strategic guesses (a player who left a trick may hold no low card) are not beliefs the
-    rules give, so they are not applied.
-    """
-    world[:] = state
-    rng_seed(world, seed)
-    write_seed(world, seed)
-    hidden = np.empty(NUM_CARDS, dtype=np.int64)
-    count = 0
-    for card in range(NUM_CARDS):
-        owner = state[CARD_OWNER + card]
-        if state[CARD_TRICK + card] >= 0 or owner == player:
-            continue
-        if owner < 0 and state[DUEL] and is_goddess(state, card):
-            continue
-        hidden[count] = card
-        count += 1
-    rng_shuffle(world, hidden, count)
-    # re-deal in the order the hidden slots were found: each seat keeps its hand size
-    index = 0
-    for card in range(NUM_CARDS):
-        owner = state[CARD_OWNER + card]
-        if state[CARD_TRICK + card] >= 0 or owner == player:
-            continue
-        if owner < 0 and state[DUEL] and is_goddess(state, card):
-            continue
-        world[CARD_OWNER + hidden[index]] = owner
-        index += 1

@@ -3,7 +3,8 @@
 The one place a card's text lives: its value, colour and timing are read from ``cards.py``
 (what the kernel plays with); its effect is the spec's card table (shared/rules/presages.md,
 §1.1) in short. A card is found by its French name, English name or id, value or label
-(``"La Loi"``, ``"law"``, ``"15"``, ``"La Loi[law 15 Y⚡]"``), in any case, accents optional.
+(``"La Loi"``, ``"law"``, ``"15"``, ``"La Loi (law, 15, yellow ⚡)"``), in any case, accents
+optional.
 ``DECISION_TEXT`` words each pending decision for the views' "now: ..." line.
 """
 
@@ -33,14 +34,6 @@ DECISION_TEXT = (
     "choose a card to discard (La Chance)",
     "nothing: the game is over",
 )
-
-_COLOUR_NAMES = {
-    c.GREEN: "green",
-    c.YELLOW: "yellow",
-    c.RED: "red",
-    c.BLUE: "blue",
-    c.ALL_COLOURS: "every colour",
-}
 
 # the effect of each card, by English id (the spec's card table, §1.1, in short);
 # "marks" means: is discarded at the end of the bout (La Peur never is)
@@ -84,11 +77,9 @@ _EFFECTS = {
 }
 
 LEGEND = (
-    ("G Y R B", "the card's colour: green, yellow, red, blue"),
-    ("*", "every colour at once (La Malice)"),
     ("\u26a1", "immediate effect: resolved as soon as the card is placed from a hand"),
     ("\u23f3", "end-of-bout effect: all resolve together when the bout ends"),
-    ("[law 15 Y\u26a1]", "a card's English name, value, colour and timing"),
+    ("(law, 15, yellow \u26a1)", "a card's English name, value, colour and timing"),
     ("marks", "the card is discarded at the end of the bout"),
     ("\u2605", "a round won by that team (two win the game)"),
     ("P0, P1", "the players by seat (player_0, player_1, ...)"),
@@ -125,7 +116,7 @@ def _facts(value: int) -> str:
     """``"15, yellow, immediate"``; the Absolus by their range."""
     number = "30-35" if c.is_absolute(value) else str(value)
     timing = "immediate" if c.IS_FLASH[value] else "end of bout"
-    return f"{number}, {_COLOUR_NAMES[int(c.COLOURS[value])]}, {timing}"
+    return f"{number}, {c.COLOUR_NAMES[int(c.COLOURS[value])]}, {timing}"
 
 
 def _keys(value: int) -> tuple[str, ...]:
@@ -163,3 +154,9 @@ def card_summary(name: str) -> str | None:
     """One line: value, colour, timing and effect of ``name``."""
     value = _VALUES.get(name_key(name))
     return None if value is None else _summary(value)
+
+
+def card_colour(name: str) -> str | None:
+    """The colour of ``name`` in words, from the cards table; None for no card."""
+    value = _VALUES.get(name_key(name))
+    return None if value is None else c.COLOUR_NAMES.get(int(c.COLOURS[value]))

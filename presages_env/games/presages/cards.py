@@ -95,14 +95,15 @@ _FLASH_VALUES = (LAW, DREAM, JEALOUSY, SECRET, WRATH, BETRAYAL) + tuple(
 )
 IS_FLASH = np.array([v in _FLASH_VALUES for v in range(NUM_CARDS + 1)], dtype=np.bool_)
 
-COLOUR_LETTERS = {GREEN: "G", YELLOW: "Y", RED: "R", BLUE: "B", ALL_COLOURS: "*"}
+COLOUR_NAMES = {
+    GREEN: "green",
+    YELLOW: "yellow",
+    RED: "red",
+    BLUE: "blue",
+    ALL_COLOURS: "every colour",
+}
 ANSI_COLOURS = {GREEN: "32", YELLOW: "33", RED: "31", BLUE: "34", ALL_COLOURS: "35"}
 
 
 def is_absolute(value: int) -> bool:
     return FIRST_ABSOLUTE <= value <= LAST_ABSOLUTE
-
-
-def card_name(value: int) -> str:
-    """``"La Loi (law, 15)"``: French name, English id and value."""
-    return f"{FRENCH_NAMES[value]} ({ENGLISH_IDS[value]}, {value})"

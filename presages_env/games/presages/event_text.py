@@ -2,7 +2,7 @@
 
 The bout log in the state and the observation (kinds 1..10, seats stored as seat+1) and the
 event log (every kind, plain seats) share one wording, :func:`bout_text`. Cards are the
-game's labels (``La Loi[law 15 Y⚡]``); a dealt card, a Secret's card or an Absolu
+game's labels (``La Loi (law, 15, yellow ⚡)``); a dealt card, a Secret's card or an Absolu
 exchange's cards appear only in the events that their seats alone see
 (``kernel.EVENT_KINDS``).
 """
@@ -13,11 +13,12 @@ from presages_env.core.events import Event, seat_name
 from presages_env.games.presages import kernel as k
 from presages_env.games.presages.cards import (
     ANSI_COLOURS,
-    COLOUR_LETTERS,
+    COLOUR_NAMES,
     COLOURS,
     ENGLISH_IDS,
     FRENCH_NAMES,
     IS_FLASH,
+    is_absolute,
 )
 
 DIRECTION_NAMES = ("none", "BELOW 15", "ABOVE 15")
@@ -32,10 +33,13 @@ _SEAT_PAIR_KINDS = (k.EV_SECRET, k.EV_ABSOLU, k.EV_BOUT_END)
 
 
 def card_text(value: int, colour: bool = True) -> str:
-    """``La Loi[law 15 Y⚡]``, coloured with ANSI codes when ``colour``."""
+    """``La Loi (law, 15, yellow ⚡)``: French name, English name, value, colour and timing
+    (⚡ immediate, ⏳ end of bout), coloured with ANSI codes when ``colour``. The six Absolus
+    share one name and have no English one of their own: ``L'Absolu (34, blue ⚡)``."""
     colours = int(COLOURS[value])
+    english = "" if is_absolute(value) else f"{ENGLISH_IDS[value]}, "
     timing = "⚡" if IS_FLASH[value] else "⏳"
-    text = f"{FRENCH_NAMES[value]}[{ENGLISH_IDS[value]} {value} {COLOUR_LETTERS[colours]}{timing}]"
+    text = f"{FRENCH_NAMES[value]} ({english}{value}, {COLOUR_NAMES[colours]} {timing})"
     if colour:
         return f"\x1b[{ANSI_COLOURS[colours]}m{text}\x1b[0m"
     return text

@@ -12,7 +12,8 @@ from typing import Any
 
 import numpy as np
 
-from presages_env.core.game import Game
+from presages_env.core.card_face import card_face, face_name
+from presages_env.core.game import Game, PositionCount, RewardBounds
 from presages_env.core.header import (
     HDR_CURRENT,
     HDR_NUM_PLAYERS,
@@ -23,13 +24,13 @@ from presages_env.core.header import (
 )
 from presages_env.core.results import SeatResult, counted, places_by
 from presages_env.core.state_io import apply_actions
-from presages_env.core.validation import check_int, check_seed
-from presages_env.games.presages import action_features, event_text, view
+from presages_env.core.validation import SEED_MAX, check_int, check_seed
+from presages_env.games.presages import action_features, event_text, heuristic, view
 from presages_env.games.presages import card_text as card_words
 from presages_env.games.presages import kernel as k
 from presages_env.games.presages import options as presages_options
 from presages_env.games.presages import validate as v
-from presages_env.games.presages.cards import NUM_CARDS, is_absolute
+from presages_env.games.presages.cards import LAST_ABSOLUTE, NUM_CARDS, is_absolute
 from presages_env.games.presages.event_text import DIRECTION_NAMES, card_text, logged_text
 from presages_env.games.presages.options import PresagesOptions
 
@@ -132,6 +133,10 @@ for _kind, _nodes in enumerate(_KIND_OF_NODE.values()):
     _NODE_KINDS[list(_nodes)] = _kind
 
 
+# Rounds a game lasts at most: the teams + 1 (three teams at six players).
+MAX_ROUNDS = k.MAX_TEAMS + 1
+
+
 class PresagesGame(Game):
     name = "presages"
     title = "Présages"
@@ -145,12 +150,37 @@ class PresagesGame(Game):
     state_dtype = k.STATE_DTYPE
     layout_version = 3
     kernel = k
+    state_layout = k.slots
     validator = v
     viewer = view
     event_texts = event_text
     card_texts = card_words
     action_features = action_features
+    heuristic = heuristic
+    world_sampler = k.sample_world
+    ships_checkpoint = True
+    benchmarked = True
     decision_kinds = tuple(_KIND_OF_NODE)
+
+    def reward_bounds(self, num_players: int, options: PresagesOptions) -> RewardBounds:
+        """±1 at the end and ±``round_reward`` per round, over at most ``MAX_ROUNDS``
+        rounds. Zero-sum only with two equal teams (4 players): at 5 the teams differ in
+        size, at 6 there are three."""
+        bound = 1.0 + MAX_ROUNDS * float(options.round_reward)
+        return RewardBounds(-bound, bound, zero_sum=num_players == 4)
+
+    def position_counts(self) -> tuple[PositionCount, ...]:
+        """A bout's seed and its starter."""
+        hands = [[30, 1, 2], [31, 3, 4], [32, 5, 6], [33, 7, 8]]
+        return (
+            PositionCount(
+                "setup_position(seed=...)",
+                lambda v: setup_position(4, hands, starter=0, seed=v),
+                0,
+                SEED_MAX,
+            ),
+            PositionCount("setup_position(starter)", lambda v: setup_position(4, hands, v), 0, 3),
+        )
 
     def decision_kind(self, obs: np.ndarray) -> np.ndarray:
         return _NODE_KINDS[np.clip(obs[:, k.OBS_NODE], 0, k.NODE_GAME_OVER)]
@@ -236,7 +266,7 @@ class PresagesGame(Game):
         high[k.OBS_WINNING_TEAM] = teams
         high[k.OBS_HAND_COUNTS : k.OBS_HAND_COUNTS + n] = NUM_CARDS
         high[k.OBS_TEAMS : k.OBS_TEAMS + n] = teams
-        high[k.OBS_START_ABSOLU : k.OBS_START_ABSOLU + n] = k.LAST_ABSOLUTE
+        high[k.OBS_START_ABSOLU : k.OBS_START_ABSOLU + n] = LAST_ABSOLUTE
         high[k.OBS_FRONT : k.OBS_FRONT + n] = NUM_CARDS
         high[k.OBS_ROUNDS_WON : k.OBS_ROUNDS_WON + teams] = 2  # 2 ends the game
         # events between two seats this round: up to LOG_CAP a bout, observed clipped to int8
@@ -311,6 +341,10 @@ class PresagesGame(Game):
             return self.action_label(state, action)
         return _HIDDEN_CHOICES[node_name(state)]
 
+    def card_face(self, label: str) -> dict[str, Any]:
+        """The generic face, coloured from the cards table."""
+        return card_face(self, label, colour=card_words.card_colour(face_name(label)))
+
     def render(self, state: np.ndarray) -> str:
         return render_text(state, colour=True)
 
@@ -334,23 +368,6 @@ def _last_table_text(state: np.ndarray, colour: bool) -> str:
         where = "discarded" if card < 0 else f"back to P{s}"
         parts.append(f"{card_text(abs(card), colour)} {where}")
     return "last bout ended: " + ", ".join(parts)
-
-
-def _pending_text(state: np.ndarray) -> str:
-    """Whose decision it is, with what the pending effect has fixed so far."""
-    seat = current_seat(state)
-    node = node_name(state)
-    other = {
-        "DREAM_REPLY": f" (in front of P{int(state[k.DREAM_PLAYER])}, Le Rêve)",
-        "WRATH_REPLACE": f" (not card {int(state[k.BLOCKED])}, La Colère)",
-        "BETRAYAL_GIVE": f" (not card {int(state[k.TAKEN])}, in front of P{int(state[k.VICTIM])})",
-        "SECRET_CARD": f" (Secret between P{int(state[k.SECRET_HOLDER])} and "
-        f"P{int(state[k.SECRET_PARTNER])})",
-        "ABSOLUTE_GIVE": f" (Absolu with P{int(state[k.ABS_TARGET])})",
-        "ABSOLUTE_RETURN": f" (Absolu of P{int(state[k.ABS_ACTOR])})",
-        "LUCK_DISCARD": " (La Chance: a hand card other than La Peur)",
-    }
-    return f"P{seat} decides {node}{other.get(node, '')}"
 
 
 def render_text(state: np.ndarray, colour: bool = True) -> str:
@@ -404,7 +421,7 @@ def render_text(state: np.ndarray, colour: bool = True) -> str:
     if state[HDR_TERMINAL]:
         lines.append(f"  game over: team {winning_team(state)} wins")
     else:
-        lines.append(f"  now: {_pending_text(state)}")
+        lines.append("  " + view.state_view(state).status[-1])  # "now: P1 to choose ..."
     return "\n".join(lines)
 
 

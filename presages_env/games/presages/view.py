@@ -4,8 +4,9 @@ referee's view with every hand.
 Both are built by :func:`_build` from observations (kernel ``OBS_*``, docs/presages.md): a
 seat's view from its own, with its private memory (Secrets, Absolu exchanges); the referee's
 from seat 0's public part, with each seat's hand read from that seat's own observation.
-Cards are the game's labels (``"La Loi[law 15 Y⚡]"``: French name, English id, value,
-colour, ⚡/⏳), as in the action labels and the all-hands render; events are the render's.
+Cards are the game's labels (``"La Loi (law, 15, yellow ⚡)"``: French name, English name,
+value, colour, ⚡/⏳), as in the action labels and the all-hands render; events are the
+render's.
 """
 
 from __future__ import annotations
@@ -50,7 +51,7 @@ def _log(obs: np.ndarray, start: int) -> list[str]:
 
 def _pending(obs: np.ndarray, node: int) -> str:
     """Whose decision it is, in the game's words, with what the pending effect has fixed so
-    far (the render's ``_pending_text``, from the observation)."""
+    far (the render's "now: ..." line too)."""
 
     def seat(offset: int) -> str:
         return f"P{int(obs[offset]) - 1}"

@@ -6,11 +6,11 @@ from collections.abc import Iterable, Sequence
 
 import numpy as np
 
-from presages_env.core.game import Game
+from presages_env.core.game import Game, PositionCount, RewardBounds
 from presages_env.core.header import HDR_CURRENT, HDR_NUM_PLAYERS, HDR_TERMINAL, seed_of
 from presages_env.core.results import SeatResult, counted, places_by
-from presages_env.core.validation import check_int
-from presages_env.games.president import action_features, card_text, event_text, view
+from presages_env.core.validation import SEED_MAX, check_int
+from presages_env.games.president import action_features, card_text, event_text, heuristic, view
 from presages_env.games.president import kernel as k
 from presages_env.games.president import options as president_options
 from presages_env.games.president import validate as v
@@ -45,11 +45,50 @@ class PresidentGame(Game):
     state_dtype = k.STATE_DTYPE
     layout_version = 3  # 3: the deal scratch becomes the play record (PLAYED_BY)
     kernel = k
+    state_layout = k.slots
     validator = v
     viewer = view
     event_texts = event_text
     card_texts = card_text
     action_features = action_features
+    heuristic = heuristic
+    world_sampler = k.sample_world
+    ships_checkpoint = True
+    benchmarked = True
+
+    def reward_bounds(self, num_players: int, options: PresidentOptions) -> RewardBounds:
+        """Per reward scheme: "places", one place's reward per manche; "match", a share of
+        +1 or -1; "points", 2 points a manche at most. "match" cancels only up to float32
+        rounding (-1/3 three times against +1), so only "places" is zero-sum."""
+        manches = float(options.num_manches)
+        if options.reward_scheme == "points":
+            return RewardBounds(0.0, 2.0 * manches, zero_sum=False)
+        if options.reward_scheme == "match":
+            return RewardBounds(-1.0, 1.0, zero_sum=False)
+        return RewardBounds(-manches, manches, zero_sum=True)
+
+    def position_counts(self) -> tuple[PositionCount, ...]:
+        """A later manche's score (the match's scores go in int8 slots), a position's seed
+        and its leader."""
+        hands = [["3", "4"], ["5", "6"], ["7", "8"], ["9", "10"]]
+        later = [["3", "4", "5"], ["6", "7", "8"], ["9", "10", "J"], ["Q", "K", "A"]]
+        return (
+            PositionCount(  # 2: the only score of the Président after one manche with these
+                "setup_manche(scores[0])",
+                lambda v: setup_manche(4, later, [0, 1, 2, 3], scores=[v, 1, 0, 0]),
+                2,
+                2,
+            ),
+            PositionCount(
+                "setup_position(seed=...)",
+                lambda v: setup_position(4, hands, leader=0, seed=v),
+                0,
+                SEED_MAX,
+            ),
+            PositionCount(
+                "setup_position(leader)", lambda v: setup_position(4, hands, leader=v), 0, 3
+            ),
+        )
 
     def max_visible_events(self, num_players: int, options: PresidentOptions) -> int:
         """Per manche: its start, the seat's dealt cards, the exchange's four events, at most

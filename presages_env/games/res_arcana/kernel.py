@@ -4,27 +4,31 @@ Spec: ``shared/rules/res_arcana.md`` and its French seed; decisions taken where 
 silent are in ``docs/res_arcana.md``. The rules are split by concern behind these entry
 points: ``layout.py`` (the documented state, action and observation layouts), ``cards.py``
 (the card table), ``payments.py`` (essences, payments, gains), ``tableau.py`` (decks,
-moving cards, scoring), ``effects.py`` (powers, reactions, component choices) and
-``phases.py`` (setup, rounds, victory checks, the decision loop).
+moving cards, scoring), ``effects.py`` (powers, reactions, component choices),
+``phases.py`` (setup, rounds, victory checks, the decision loop) and ``beliefs.py``.
 
 ``reset``/``legal_mask``/``step``/``observe`` follow :mod:`presages_env.core.game`;
-``sample_world`` draws a full state uniformly among those a seat cannot tell from the real one
-(docs/res_arcana.md, "What a seat knows"), for search and for the no-leak tests.
+``sample_world`` (``beliefs.py``, re-exported here) draws a full state uniformly among those a
+seat cannot tell from the real one (docs/res_arcana.md, "What a seat knows"), for search and
+for the no-leak tests.
 """
+
+import sys
 
 import numba as nb
 import numpy as np
 
+from presages_env.core.batched import plain_kernels
 from presages_env.core.global_state import bind_global_state
 from presages_env.core.header import (
     HDR_CURRENT,
     HDR_NUM_PLAYERS,
     HDR_TERMINAL,
+    clear_mask,
     count_step,
-    set_step,
-    write_seed,
 )
-from presages_env.core.rng import rng_below, rng_seed, rng_shuffle
+from presages_env.core.rng import begin_game
+from presages_env.games.res_arcana import beliefs as beliefs_module
 from presages_env.games.res_arcana import cards as cards_module
 from presages_env.games.res_arcana import effects as effects_module
 from presages_env.games.res_arcana import event_kinds as event_kinds_module
@@ -32,6 +36,7 @@ from presages_env.games.res_arcana import layout as layout_module
 from presages_env.games.res_arcana import payments as payments_module
 from presages_env.games.res_arcana import phases as phases_module
 from presages_env.games.res_arcana import tableau as tableau_module
+from presages_env.games.res_arcana.beliefs import sample_world as sample_world
 from presages_env.games.res_arcana.cards import (
     ALL,
     COST,
@@ -44,8 +49,6 @@ from presages_env.games.res_arcana.cards import (
     NUM_ARTIFACTS,
     NUM_COMPONENTS,
     NUM_ESSENCES,
-    NUM_MAGES,
-    NUM_MONUMENTS,
     NUM_PLACES,
     NUM_POWERS,
     PW_COMP,
@@ -90,8 +93,6 @@ from presages_env.games.res_arcana.layout import (
     CHECK_ACTIVE,
     COL_K,
     COL_STAGE,
-    DECK,
-    DECK_CAP,
     DECK_SIZE,
     DISPLAY,
     FIRST_PLAYER,
@@ -108,17 +109,12 @@ from presages_env.games.res_arcana.layout import (
     LOC_DECK,
     LOC_DISCARD,
     LOC_HAND,
-    LOC_MAGE_OPTION,
     LOC_PLAY,
     LOOK_COUNT,
     LOOK_DECK,
-    LOOK_OWN,
     MAGE_PICK,
     MAX_PLAYERS,
-    MON_DECK,
     MON_DECK_SIZE,
-    MON_GROUP,
-    MON_GROUP_MASK,
     MON_KNOWN,
     NODE,
     NODE_ACTION,
@@ -161,7 +157,6 @@ from presages_env.games.res_arcana.layout import (
     PAY_PAID,
     PAY_PLAYER,
     PHASE,
-    PHASE_SETUP_MAGES,
     PLANE_OWNER,
     PLANE_STORED,
     PLANE_TURNED,
@@ -180,8 +175,6 @@ from presages_env.games.res_arcana.layout import (
     SEAT_VP,
     SEAT_WINNER,
     SEEN,
-    SEEN_BY_ALL,
-    SEEN_BY_OWNER,
     STATE_SIZE,
     STATUE_USER,
     STORED,
@@ -238,6 +231,7 @@ KERNEL_MODULES = (
     tableau_module,
     effects_module,
     phases_module,
+    beliefs_module,
 )
 
 # sizes the core reads, as plain ints
@@ -264,45 +258,33 @@ WORLD_DIVERGING_EVENTS = (
 
 
 @nb.njit(cache=True)
-def reset(state, seed):
-    """Deal a new game (options kept) and run it to the first decision: a mage pick."""
-    reset_logged(state, seed, None)
-
-
-@nb.njit(cache=True)
 def reset_logged(state, seed, events):
-    """``reset``, writing its events (the deal, the setup run) to ``events``."""
-    rng_seed(state, seed)
-    write_seed(state, seed)
-    set_step(state, 0)
-    state[HDR_TERMINAL] = 0
+    """Deal a new game (options kept) and run it to the first decision, a mage pick; its
+    events (the deal, the setup run) go to ``events`` (``reset`` is this without events)."""
+    begin_game(state, seed)
     deal(state, np.zeros(MAX_PLAYERS, dtype=np.float32), events)
 
 
 @nb.njit(cache=True)
 def start_position(state, seed):
     """Run a position written by ``game.setup_position`` to its first decision."""
-    rng_seed(state, seed)
-    write_seed(state, seed)
-    set_step(state, 0)
-    state[HDR_TERMINAL] = 0
+    begin_game(state, seed)
     advance(state, np.zeros(MAX_PLAYERS, dtype=np.float32))
 
 
 @nb.njit(cache=True)
-def step(state, action, rewards):
-    """Apply the current seat's legal ``action`` and run to the next decision."""
-    step_logged(state, action, rewards, None)
-
-
-@nb.njit(cache=True)
 def step_logged(state, action, rewards, events):
-    """``step``, writing its events to ``events`` (core/events.py)."""
+    """Apply the current seat's legal ``action`` and run to the next decision, writing its
+    events to ``events`` (core/events.py; ``step`` is this without events)."""
     rewards[:] = 0.0
     count_step(state)
     apply_decision(state, action, events)
     advance_logged(state, rewards, events)
     truncate_if_capped(state, events)
+
+
+# the plain kernels: ``reset_logged``/``step_logged`` without events (core/batched.py)
+reset, step = plain_kernels(sys.modules[__name__])
 
 
 # =========================================================================================
@@ -345,8 +327,7 @@ def _mask_essences(mask, options):
 
 @nb.njit(cache=True)
 def legal_mask(state, mask):
-    mask[:] = 0
-    if state[HDR_TERMINAL]:
+    if clear_mask(state, mask):
         return
     node = state[NODE]
     seat = state[HDR_CURRENT]
@@ -567,156 +548,6 @@ def public_summary(state, out):
     out[SUMMARY_SIZE - 1] = state[HDR_TERMINAL]
 
 
-# =========================================================================================
-# determinisation for search
-# =========================================================================================
-@nb.njit(cache=True)
-def _hidden_to(state, player, card):
-    """An artifact whose place ``player`` cannot see: a rival's hand or deck, out of the game,
-    or an unseen card of its own deck (starter sets)."""
-    loc = state[LOC + card]
-    owner = state[OWNER + card]
-    if loc == LOC_BOX:
-        return True
-    if loc == LOC_HAND:
-        return owner != player
-    if loc == LOC_DECK:
-        return owner != player or state[SEEN + card] == 0
-    return False
-
-
-@nb.njit(cache=True)
-def _class_of(state, player, card):
-    """What ``player`` knows of an artifact: -1 seen where it is; 1 + r for a card it cannot
-    see but knows is in rival r's hand or deck (it went there from r's face-up discard pile);
-    0 for the rest (dealt unseen, or out of the game: any of them could be any)."""
-    if not _hidden_to(state, player, card):
-        return -1
-    if state[SEEN + card] == SEEN_BY_ALL and state[LOC + card] != LOC_BOX:
-        return 1 + state[OWNER + card]
-    return 0
-
-
-@nb.njit(cache=True)
-def _redeal_artifacts(world, state, player, n):
-    """Re-deal every hidden artifact into a place of its class (``_class_of``): each class's
-    cards are shuffled and dealt to the places holding that class (a rival's hand keeps how
-    many of each class it holds, its deck which positions); the unknown cards also fill the
-    unseen positions of the player's own deck and the box. Within the top cards a rival looked
-    at (and may have reordered), which positions hold which class is shuffled too. Then the
-    player's own deck is shuffled below the top cards it knows."""
-    classes = MAX_PLAYERS + 1
-    cards = np.empty((classes, NUM_ARTIFACTS), dtype=np.int64)
-    count = np.zeros(classes, dtype=np.int64)
-    for c in range(NUM_ARTIFACTS):
-        k = _class_of(state, player, c)
-        if k >= 0:
-            cards[k, count[k]] = c
-            count[k] += 1
-    for k in range(classes):
-        rng_shuffle(world, cards[k], count[k])
-    used = np.zeros(classes, dtype=np.int64)
-    for c in range(NUM_ARTIFACTS):
-        k = _class_of(state, player, c)
-        if k >= 0 and state[LOC + c] == LOC_HAND:
-            card = cards[k, used[k]]
-            used[k] += 1
-            world[LOC + card] = LOC_HAND
-            world[OWNER + card] = state[OWNER + c]
-            world[SEEN + card] = state[SEEN + c]
-    position_class = np.empty(DECK_CAP, dtype=np.int64)
-    for s in range(n):
-        base = DECK + s * DECK_CAP
-        size = state[DECK_SIZE + s]
-        for i in range(size):
-            position_class[i] = _class_of(state, player, state[base + i])
-        reordering = state[NODE] == NODE_REORDER and state[LOOK_DECK] == LOOK_OWN
-        if s != player and not (reordering and state[HDR_CURRENT] == s):
-            top = state[KNOWN_TOP + s]  # it looked at them and may have reordered them
-            rng_shuffle(world, position_class[size - top : size], top)
-        for i in range(size):
-            k = position_class[i]
-            if k < 0:
-                continue
-            card = cards[k, used[k]]
-            used[k] += 1
-            world[base + i] = card
-            world[LOC + card] = LOC_DECK
-            world[OWNER + card] = s
-            # a reshuffled card is public; any other keeps what the owner saw there
-            seen = min(state[SEEN + state[base + i]], SEEN_BY_OWNER)
-            world[SEEN + card] = SEEN_BY_ALL if k > 0 else seen
-    for i in range(used[0], count[0]):
-        card = cards[0, i]
-        world[LOC + card] = LOC_BOX
-        world[OWNER + card] = -1
-        world[SEEN + card] = 0
-    below = state[DECK_SIZE + player] - state[KNOWN_TOP + player]
-    base = DECK + player * DECK_CAP
-    rng_shuffle(world, world[base : base + below], below)
-
-
-@nb.njit(cache=True)
-def _redeal_monuments(world, state, player):
-    """The monument deck below the top ``player`` knows in order; or, if it lost that order
-    to a rival's look, its group on top holds the monuments it knows are there plus unknown
-    ones, in any order, and the rest lies below."""
-    size = state[MON_DECK_SIZE]
-    group = state[MON_GROUP + player]
-    mask = state[MON_GROUP_MASK + player]
-    if group == 0:
-        below = size - state[MON_KNOWN + player]
-        rng_shuffle(world, world[MON_DECK : MON_DECK + below], below)
-        return
-    unknown = np.empty(NUM_MONUMENTS, dtype=np.int64)
-    u = 0
-    for i in range(size):
-        m = state[MON_DECK + i]
-        if not (mask >> (m - FIRST_MONUMENT)) & 1:
-            unknown[u] = m
-            u += 1
-    rng_shuffle(world, unknown, u)
-    k = 0
-    top = size - group
-    for i in range(top):
-        world[MON_DECK + i] = unknown[k]
-        k += 1
-    j = top
-    for i in range(size):
-        m = state[MON_DECK + i]
-        if (mask >> (m - FIRST_MONUMENT)) & 1:
-            world[MON_DECK + j] = m
-            j += 1
-    for i in range(j, size):
-        world[MON_DECK + i] = unknown[k]
-        k += 1
-    rng_shuffle(world, world[MON_DECK + top : MON_DECK + size], group)
-
-
-@nb.njit(cache=True)
-def _redeal_mages(world, state, player, n):
-    """Before the reveal, rivals' dealt mages (and their hidden picks) are re-dealt."""
-    pool = np.empty(NUM_MAGES, dtype=np.int64)
-    count = 0
-    for c in range(FIRST_MAGE, FIRST_MAGE + NUM_MAGES):
-        if not (state[LOC + c] == LOC_MAGE_OPTION and state[OWNER + c] == player):
-            pool[count] = c
-            count += 1
-            world[LOC + c] = LOC_BOX
-            world[OWNER + c] = -1
-    rng_shuffle(world, pool, count)
-    k = 0
-    for s in range(n):
-        if s == player:
-            continue
-        for _ in range(2):
-            world[LOC + pool[k]] = LOC_MAGE_OPTION
-            world[OWNER + pool[k]] = s
-            k += 1
-        if state[MAGE_PICK + s] >= 0:
-            world[MAGE_PICK + s] = pool[k - 2 + rng_below(world, 2)]
-
-
 # ---- global state (a referee's view, for centralised critics; docs/research.md) ----------
 # Every seat's observation, then the state's slots up to GLOBAL_SLOTS_END minus the RNG and
 # seed (core/global_state.py): every hand, each seat's deck in order (DECK),
@@ -725,25 +556,3 @@ GLOBAL_DTYPE = STATE_DTYPE  # int16: the slots need it (the observations are int
 GLOBAL_SEATS = int(MAX_PLAYERS)
 GLOBAL_SLOTS_END = int(STATE_SIZE)
 GLOBAL_SLOTS, GLOBAL_SIZE, global_state = bind_global_state(__name__, np.int8)
-
-
-@nb.njit(cache=True)
-def sample_world(state, player, seed, world):
-    """Write into ``world`` a full state drawn uniformly among those ``player`` cannot tell
-    apart from ``state`` (docs/res_arcana.md, "What a seat knows").
-
-    Re-dealt: the artifacts hidden from ``player`` (rivals' hands and decks, unseen cards of
-    its own deck, the box), each into a place of its class: cards known to have gone from a
-    rival's face-up discard pile into its deck stay in that rival's hand or deck where they
-    can be; the order of its own deck below the top it knows; the monument deck below the top
-    it knows (or around the monuments it knows are in a top group a rival reordered); before
-    the mages are revealed, the rivals' dealt mages and picks.
-    """
-    world[:] = state
-    rng_seed(world, seed)
-    write_seed(world, seed)
-    n = state[HDR_NUM_PLAYERS]
-    _redeal_artifacts(world, state, player, n)
-    if state[PHASE] == PHASE_SETUP_MAGES:
-        _redeal_mages(world, state, player, n)
-    _redeal_monuments(world, state, player)

@@ -8,74 +8,16 @@ essence vectors have 5 entries E, L, C, D, G.
 
 State (``int16``, ``STATE_DTYPE``, after the shared header of :mod:`presages_env.core.header`;
 the step cap keeps rounds and counts below 30,000 and ``ESSENCE_CEILING`` keeps every essence
-count far inside ``int16``, see ``phases.truncate_if_capped``):
+count far inside ``int16``, see ``phases.truncate_if_capped``).
 
-=====================  ======  ===============================================================
-slot                   size    meaning
-=====================  ======  ===============================================================
-OPT_PLACE_FACES        1       option: 0 sun faces, 1 moon faces, 2 a random face per tile
-OPT_STARTER_SETS       1       option: 1 = first-game starter sets (mage and hand preset)
-OPT_STEP_CAP           1       option: decisions after which the game is truncated
-PHASE                  1       PHASE_*: setup (mages, items), collect, actions, game over
-NODE                   1       NODE_*: the pending decision; the deciding seat is HDR_CURRENT
-ROUND                  1       round number, from 1
-FIRST_PLAYER           1       holder of the first-player token
-TOKEN_TAKEN            1       1 once someone passed first this round (took the token)
-TURN_PLAYER            1       seat whose turn it is in the actions phase
-SETUP_K                1       setup picks made in the current setup phase
-PASSED                 4       1 = the seat has passed this round
-WINNER                 4       1 = the seat won (shared wins: several)
-POOL                   4x5     essences in each seat's pool
-GAINED, SPENT          2x4x5   essences each seat took from / returned to the supply this
-                               round, plus its holdings (pool + on its components) when
-                               the round began in GAINED: holdings = GAINED - SPENT always
-LOC                    78      LOC_*: where each component is
-OWNER                  78      seat that owns it (-1 none): hand, deck, discard, in play,
-                               being placed, a mage option
-TURNED                 78      1 = turned sideways
-STORED                 78x5    essences lying on each component
-SEEN                   40      1 = the artifact's owner knows it (0 only for the unseen deck
-                               cards of the starter-set variant); 2 = everyone knows it:
-                               it went into its owner's deck from the face-up discard pile
-                               (what a rival knows of that hand or deck; see sample_world)
-DECK                   4x40    each seat's deck, bottom first (top = DECK_SIZE - 1)
-DECK_SIZE              4
-KNOWN_TOP              4       how many top cards of its own deck the seat knows (≤ 3)
-MON_DECK               10      monument deck, bottom first
-MON_DECK_SIZE          1
-MON_KNOWN              4       how many top monuments each seat knows (≤ 3)
-DISPLAY                2       face-up monuments (-1: empty)
-MAGE_PICK              4       mage chosen during setup, hidden until everyone chose (-1)
-COL_K, COL_STAGE,      3       collect phase: seats done (from the first player), stage of
-COL_CURSOR                     the current seat, next component to consider
-ACT_KIND               1       DO_*: the turn action under way (0: none, asking the action)
-ACT_PLAYER             1       seat doing it
-ACT_COMP, ACT_POWER    2       its component and power id (-1)
-ACT_STAGE              1       ST_*: where its program stands
-ACT_TARGET             1       component chosen for it (-1): placed, destroyed, discarded
-ACT_X, ACT_XTYPE       2       X paid for an "X=" cost and its essence (-1)
-ACT_COUNT              1       Divination: cards still to discard; attack: rivals done
-PAY_*                  16      payment under way (see PAY_ACTIVE ...): payer, fixed need
-                               left, units left, mask for "any", discount applied, Gold
-                               discount allowed, lowest essence still allowed, paid so far
-GAIN_*                 7       essence gain under way: gainer, units left, mask, lowest
-                               essence allowed, destination (-1 pool or a component),
-                               mode (GAIN_MIXED, GAIN_ONE_TYPE, GAIN_OR_GOLD)
-TGT_*                  4       component choice under way: kind (TK_*), chooser, lowest
-                               component allowed
-CHECK_ACTIVE           1       0, CHECK_ROUND_END or CHECK_MID_ROUND
-CHECK_ASKED            1       the Golden Statue owner was asked at this check
-STATUE_USER            1       seat + 1 who used the Golden Statue at this check
-LOOK_DECK, LOOK_COUNT  2       deck looked at (LOOK_OWN / LOOK_MONUMENTS) and cards seen
-MON_GROUP              4       per seat: depth of a top group of the monument deck whose
-                               order it lost (a rival looked at and could reorder it), 0 none
-MON_GROUP_MASK         4       per seat: monuments (bit m - 58) it knows are in that group
-=====================  ======  ===============================================================
+Every slot and what it holds is declared below with :class:`~presages_env.core.layout.SlotLayout`
+(``slots``); docs/res_arcana.md shows them as a table generated from that list.
 """
 
 import numpy as np
 
 from presages_env.core.header import HEADER_SIZE
+from presages_env.core.layout import SlotLayout
 from presages_env.games.res_arcana.cards import (
     NUM_ARTIFACTS,
     NUM_COMPONENTS,
@@ -201,75 +143,116 @@ GAIN_ONE_TYPE = 1  # all of one type, one decision
 GAIN_OR_GOLD = 2  # discarding a card: 1 Gold, or 2 non-Gold essences one by one
 
 # ---- state offsets -----------------------------------------------------------------------
-OPT_PLACE_FACES = HEADER_SIZE
-OPT_STARTER_SETS = OPT_PLACE_FACES + 1
-OPT_STEP_CAP = OPT_STARTER_SETS + 1
-GAME_START = OPT_STEP_CAP + 1  # first slot rewritten by reset
-PHASE = GAME_START
-NODE = PHASE + 1
-ROUND = NODE + 1
-FIRST_PLAYER = ROUND + 1
-TOKEN_TAKEN = FIRST_PLAYER + 1
-TURN_PLAYER = TOKEN_TAKEN + 1
-SETUP_K = TURN_PLAYER + 1
-PASSED = SETUP_K + 1
-WINNER = PASSED + MAX_PLAYERS
-POOL = WINNER + MAX_PLAYERS
-GAINED = POOL + MAX_PLAYERS * NUM_ESSENCES
-SPENT = GAINED + MAX_PLAYERS * NUM_ESSENCES
-LOC = SPENT + MAX_PLAYERS * NUM_ESSENCES
-OWNER = LOC + NUM_COMPONENTS
-TURNED = OWNER + NUM_COMPONENTS
-STORED = TURNED + NUM_COMPONENTS
-SEEN = STORED + NUM_COMPONENTS * NUM_ESSENCES
-DECK = SEEN + NUM_ARTIFACTS
-DECK_SIZE = DECK + MAX_PLAYERS * DECK_CAP
-KNOWN_TOP = DECK_SIZE + MAX_PLAYERS
-MON_DECK = KNOWN_TOP + MAX_PLAYERS
-MON_DECK_SIZE = MON_DECK + NUM_MONUMENTS
-MON_KNOWN = MON_DECK_SIZE + 1
-DISPLAY = MON_KNOWN + MAX_PLAYERS
-MAGE_PICK = DISPLAY + 2
-COL_K = MAGE_PICK + MAX_PLAYERS
-COL_STAGE = COL_K + 1
-COL_CURSOR = COL_STAGE + 1
-ACT_KIND = COL_CURSOR + 1
-ACT_PLAYER = ACT_KIND + 1
-ACT_COMP = ACT_PLAYER + 1
-ACT_POWER = ACT_COMP + 1
-ACT_STAGE = ACT_POWER + 1
-ACT_TARGET = ACT_STAGE + 1
-ACT_X = ACT_TARGET + 1
-ACT_XTYPE = ACT_X + 1
-ACT_COUNT = ACT_XTYPE + 1
-PAY_ACTIVE = ACT_COUNT + 1
-PAY_PLAYER = PAY_ACTIVE + 1
-PAY_NEED = PAY_PLAYER + 1  # fixed essences still to pay (5)
-PAY_LEFT = PAY_NEED + NUM_ESSENCES  # essences still to pay in all
-PAY_MASK = PAY_LEFT + 1  # essences allowed for the "any" part
-PAY_APPLIED = PAY_MASK + 1  # discount applied to the cost
-PAY_GOLD_DISCOUNT = PAY_APPLIED + 1  # how much of it may waive Gold
-PAY_MIN = PAY_GOLD_DISCOUNT + 1  # essences are paid in E, L, C, D, G order
-PAY_PAID = PAY_MIN + 1  # paid so far (5)
-GAIN_ACTIVE = PAY_PAID + NUM_ESSENCES
-GAIN_PLAYER = GAIN_ACTIVE + 1
-GAIN_LEFT = GAIN_PLAYER + 1
-GAIN_MASK = GAIN_LEFT + 1
-GAIN_MIN = GAIN_MASK + 1
-GAIN_DEST = GAIN_MIN + 1
-GAIN_MODE = GAIN_DEST + 1
-TGT_ACTIVE = GAIN_MODE + 1
-TGT_KIND = TGT_ACTIVE + 1
-TGT_PLAYER = TGT_KIND + 1
-TGT_CURSOR = TGT_PLAYER + 1
-CHECK_ACTIVE = TGT_CURSOR + 1
-CHECK_ASKED = CHECK_ACTIVE + 1
-STATUE_USER = CHECK_ASKED + 1
-LOOK_DECK = STATUE_USER + 1
-LOOK_COUNT = LOOK_DECK + 1
-MON_GROUP = LOOK_COUNT + 1
-MON_GROUP_MASK = MON_GROUP + MAX_PLAYERS
-STATE_SIZE = MON_GROUP_MASK + MAX_PLAYERS
+slots = SlotLayout(start=HEADER_SIZE)
+OPT_PLACE_FACES = slots.add(
+    "OPT_PLACE_FACES", 1, "option: 0 sun faces, 1 moon faces, 2 a random face per tile"
+)
+OPT_STARTER_SETS = slots.add(
+    "OPT_STARTER_SETS", 1, "option: 1 = first-game starter sets (mage and hand preset)"
+)
+OPT_STEP_CAP = slots.add("OPT_STEP_CAP", 1, "option: decisions after which the game is truncated")
+GAME_START = slots.size  # first slot rewritten by reset
+PHASE = slots.add("PHASE", 1, "PHASE_*: setup (mages, items), collect, actions, game over")
+NODE = slots.add("NODE", 1, "NODE_*: the pending decision; the deciding seat is HDR_CURRENT")
+ROUND = slots.add("ROUND", 1, "round number, from 1")
+FIRST_PLAYER = slots.add("FIRST_PLAYER", 1, "holder of the first-player token")
+TOKEN_TAKEN = slots.add("TOKEN_TAKEN", 1, "1 once someone passed first this round (took the token)")
+TURN_PLAYER = slots.add("TURN_PLAYER", 1, "seat whose turn it is in the actions phase")
+SETUP_K = slots.add("SETUP_K", 1, "setup picks made in the current setup phase")
+PASSED = slots.add("PASSED", MAX_PLAYERS, "1 = the seat has passed this round")
+WINNER = slots.add("WINNER", MAX_PLAYERS, "1 = the seat won (shared wins: several)")
+POOL = slots.add("POOL", (MAX_PLAYERS, NUM_ESSENCES), "essences in each seat's pool")
+GAINED = slots.add(
+    "GAINED",
+    (MAX_PLAYERS, NUM_ESSENCES),
+    "essences each seat took from the supply this "
+    "round, plus its holdings (pool + on its components) when the round began: holdings = "
+    "GAINED - SPENT always",
+)
+SPENT = slots.add(
+    "SPENT", (MAX_PLAYERS, NUM_ESSENCES), "essences each seat returned to the supply this round"
+)
+LOC = slots.add("LOC", NUM_COMPONENTS, "LOC_*: where each component is")
+OWNER = slots.add(
+    "OWNER",
+    NUM_COMPONENTS,
+    "seat that owns it (-1 none): hand, deck, discard, in play, being placed, a mage option",
+)
+TURNED = slots.add("TURNED", NUM_COMPONENTS, "1 = turned sideways")
+STORED = slots.add("STORED", (NUM_COMPONENTS, NUM_ESSENCES), "essences lying on each component")
+SEEN = slots.add(
+    "SEEN",
+    NUM_ARTIFACTS,
+    "1 = the artifact's owner knows it (0 only for the unseen deck "
+    "cards of the starter-set variant); 2 = everyone knows it: it went into its owner's "
+    "deck from the face-up discard pile (what a rival knows of that hand or deck; see "
+    "sample_world)",
+)
+DECK = slots.add(
+    "DECK", (MAX_PLAYERS, DECK_CAP), "each seat's deck, bottom first (top = DECK_SIZE - 1)"
+)
+DECK_SIZE = slots.add("DECK_SIZE", MAX_PLAYERS, "cards in each seat's deck")
+KNOWN_TOP = slots.add(
+    "KNOWN_TOP", MAX_PLAYERS, "how many top cards of its own deck the seat knows (≤ 3)"
+)
+MON_DECK = slots.add("MON_DECK", NUM_MONUMENTS, "monument deck, bottom first")
+MON_DECK_SIZE = slots.add("MON_DECK_SIZE", 1, "monuments in the monument deck")
+MON_KNOWN = slots.add("MON_KNOWN", MAX_PLAYERS, "how many top monuments each seat knows (≤ 3)")
+DISPLAY = slots.add("DISPLAY", 2, "face-up monuments (-1: empty)")
+MAGE_PICK = slots.add(
+    "MAGE_PICK", MAX_PLAYERS, "mage chosen during setup, hidden until everyone chose (-1)"
+)
+COL_K = slots.add("COL_K", 1, "collect phase: seats done (from the first player)")
+COL_STAGE = slots.add("COL_STAGE", 1, "collect phase: COL_* stage of the current seat")
+COL_CURSOR = slots.add("COL_CURSOR", 1, "collect phase: next component to consider")
+ACT_KIND = slots.add("ACT_KIND", 1, "DO_*: the turn action under way (0: none, asking the action)")
+ACT_PLAYER = slots.add("ACT_PLAYER", 1, "seat doing it")
+ACT_COMP = slots.add("ACT_COMP", 1, "its component (-1)")
+ACT_POWER = slots.add("ACT_POWER", 1, "its power id (-1)")
+ACT_STAGE = slots.add("ACT_STAGE", 1, "ST_*: where its program stands")
+ACT_TARGET = slots.add(
+    "ACT_TARGET", 1, "component chosen for it (-1): placed, destroyed, discarded"
+)
+ACT_X = slots.add("ACT_X", 1, 'X paid for an "X=" cost (-1)')
+ACT_XTYPE = slots.add("ACT_XTYPE", 1, "the essence X was paid in (-1)")
+ACT_COUNT = slots.add("ACT_COUNT", 1, "Divination: cards still to discard; attack: rivals done")
+PAY_ACTIVE = slots.add("PAY_ACTIVE", 1, "1 while a payment is under way")
+PAY_PLAYER = slots.add("PAY_PLAYER", 1, "the payer")
+PAY_NEED = slots.add("PAY_NEED", NUM_ESSENCES, "fixed essences still to pay")
+PAY_LEFT = slots.add("PAY_LEFT", 1, "essences still to pay in all")
+PAY_MASK = slots.add("PAY_MASK", 1, 'essences allowed for the "any" part')
+PAY_APPLIED = slots.add("PAY_APPLIED", 1, "discount applied to the cost")
+PAY_GOLD_DISCOUNT = slots.add("PAY_GOLD_DISCOUNT", 1, "how much of it may waive Gold")
+PAY_MIN = slots.add(
+    "PAY_MIN", 1, "lowest essence still allowed (essences are paid in E, L, C, D, G order)"
+)
+PAY_PAID = slots.add("PAY_PAID", NUM_ESSENCES, "paid so far")
+GAIN_ACTIVE = slots.add("GAIN_ACTIVE", 1, "1 while an essence gain is under way")
+GAIN_PLAYER = slots.add("GAIN_PLAYER", 1, "the gainer")
+GAIN_LEFT = slots.add("GAIN_LEFT", 1, "units left")
+GAIN_MASK = slots.add("GAIN_MASK", 1, "essences allowed")
+GAIN_MIN = slots.add("GAIN_MIN", 1, "lowest essence allowed")
+GAIN_DEST = slots.add("GAIN_DEST", 1, "destination (-1 pool or a component)")
+GAIN_MODE = slots.add("GAIN_MODE", 1, "GAIN_MIXED, GAIN_ONE_TYPE or GAIN_OR_GOLD")
+TGT_ACTIVE = slots.add("TGT_ACTIVE", 1, "1 while a component choice is under way")
+TGT_KIND = slots.add("TGT_KIND", 1, "TK_*: what it is for")
+TGT_PLAYER = slots.add("TGT_PLAYER", 1, "the chooser")
+TGT_CURSOR = slots.add("TGT_CURSOR", 1, "lowest component allowed")
+CHECK_ACTIVE = slots.add("CHECK_ACTIVE", 1, "0, CHECK_ROUND_END or CHECK_MID_ROUND")
+CHECK_ASKED = slots.add("CHECK_ASKED", 1, "the Golden Statue owner was asked at this check")
+STATUE_USER = slots.add("STATUE_USER", 1, "seat + 1 who used the Golden Statue at this check")
+LOOK_DECK = slots.add("LOOK_DECK", 1, "deck looked at (LOOK_OWN / LOOK_MONUMENTS)")
+LOOK_COUNT = slots.add("LOOK_COUNT", 1, "cards seen")
+MON_GROUP = slots.add(
+    "MON_GROUP",
+    MAX_PLAYERS,
+    "per seat: depth of a top group of the monument deck whose "
+    "order it lost (a rival looked at and could reorder it), 0 none",
+)
+MON_GROUP_MASK = slots.add(
+    "MON_GROUP_MASK", MAX_PLAYERS, "per seat: monuments (bit m - 58) it knows are in that group"
+)
+STATE_SIZE = slots.size
 
 # ---- actions (the same indices at every node; the mask selects) ---------------------------
 A_PLACE = 0  # place artifact a from hand (40)

@@ -20,6 +20,8 @@ from presages_env.games.res_arcana import kernel as k
 from presages_env.games.res_arcana import layout as lay
 from presages_env.games.res_arcana.card_text import DECISION_TEXT
 from presages_env.games.res_arcana.cards import FIRST_MAGE, FIRST_MONUMENT, NAMES, NUM_COMPONENTS
+from presages_env.games.res_arcana.event_text import TARGET_KIND_NAMES
+from presages_env.games.res_arcana.queries import PHASE_NAMES, essences_line
 
 COMPONENTS = range(NUM_COMPONENTS)
 PENDING = {name: lay.OBS_PENDING + i for i, name in enumerate(lay.PENDING_FIELDS)}
@@ -46,7 +48,7 @@ def _tableau_entry(obs: np.ndarray, c: int) -> str:
         text += " (turned)"
     stored = [int(_plane(obs, lay.PLANE_STORED + e)[c]) for e in range(5)]
     if any(stored):
-        text += f" [{g._essences(stored, colour=False)}]"
+        text += f" [{essences_line(stored, colour=False)}]"
     return text
 
 
@@ -86,7 +88,7 @@ def _build(obs: np.ndarray, n: int, private: dict[int, np.ndarray], seat: int | 
         pool = [_seat_field(obs, s, lay.SEAT_POOL + e) for e in range(5)]
         notes = [
             f"{_seat_field(obs, s, lay.SEAT_VP)} VP",
-            f"pool {g._essences(pool, colour=False)}",
+            f"pool {essences_line(pool, colour=False)}",
         ]
         notes.append(f"deck {_seat_field(obs, s, lay.SEAT_DECK)}")
         discard = [NAMES[c] for c in _in_zone(obs, lay.Z_DISCARD, s)]
@@ -112,7 +114,7 @@ def _build(obs: np.ndarray, n: int, private: dict[int, np.ndarray], seat: int | 
     phase = int(obs[lay.OBS_PHASE])
     token = " (token taken this round)" if obs[lay.OBS_TOKEN_TAKEN] else ""
     status = [
-        f"round {int(obs[lay.OBS_ROUND])}, {g.PHASE_NAMES[phase]}; first player P{first}{token}",
+        f"round {int(obs[lay.OBS_ROUND])}, {PHASE_NAMES[phase]}; first player P{first}{token}",
         f"on the table: face-up monuments, then Places of Power; monument deck "
         f"{int(obs[lay.OBS_MON_DECK_SIZE])} left",
         f"magic items: {', '.join(NAMES[c] for c in _in_zone(obs, lay.Z_SUPPLY))}",
@@ -121,7 +123,7 @@ def _build(obs: np.ndarray, n: int, private: dict[int, np.ndarray], seat: int | 
         node = int(obs[lay.OBS_NODE])
         asked = DECISION_TEXT[node]
         if node == lay.NODE_TARGET:  # which component, for what: "keep a mage", ...
-            asked = g.TARGET_KIND_NAMES[int(obs[PENDING["TGT_KIND"]])]
+            asked = TARGET_KIND_NAMES[int(obs[PENDING["TGT_KIND"]])]
         status.append(f"now: P{current} to {asked}")
     elif phase == lay.PHASE_OVER:
         won = [f"P{s}" for s in range(n) if _seat_field(obs, s, lay.SEAT_WINNER)]

@@ -1,0 +1,22 @@
+"""Aciliande's result in its own terms (the shared contract: tests/core/test_results.py)."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from played_results import played_result
+
+import presages_env
+
+SCORE_WORDS = re.compile(r"\d+ li(fe|ves) left, \d+ coins? from the pot")
+
+
+def test_the_game_has_its_written_name():
+    assert presages_env.get_game("aciliande").title == "Aciliande"
+
+
+@pytest.mark.parametrize("seed", [1, 2])
+def test_each_seat_scores_in_the_games_terms(seed):
+    _, _, words = played_result("aciliande", seed)
+    assert all(SCORE_WORDS.search(line) for line in words.lines), words.lines
