@@ -13,6 +13,7 @@ escaped, so a string from a record (an agent's name) can never become markup.
 The title names the game as people write it (``Game.title``) and the result banner says who
 won and each seat's place and score in the game's terms (``Game.result_words``).
 
+Cards are drawn as cards: their value, colour and symbols (``Game.card_face``).
 The round list comes from the game's ``event_texts.round_title`` (and, where a round has
 bouts, ``bout_title``): game knowledge, worded once. Card help comes from ``Game.card_help``
 for the cards the page names, so a seat's page explains only cards that seat has seen.
@@ -29,15 +30,17 @@ from typing import Any
 import numpy as np
 
 from presages_env import records
+from presages_env.core.card_face import face_name
 from presages_env.core.events import Event
 from presages_env.core.files import write_text_atomically
 from presages_env.core.game import Game
 from presages_env.core.validation import check_int
 from presages_env.games import get_game
+from presages_env.ui.card_parts import with_card_parts
 
 PLACEHOLDER = "__REPLAY_DATA__"
 EVERY_HAND = "all"  # the referee's view
-DECORATION = re.compile(r"\s*[\[(].*$")  # what follows a card's name in a view's label
+SHORTEST_MARKED_NAME = 3  # a shorter card name (a rank, "A") is an ordinary word too
 
 
 def page_data(rec: records.GameRecord, seat: int | None = None) -> dict[str, Any]:
@@ -67,6 +70,7 @@ def page_data(rec: records.GameRecord, seat: int | None = None) -> dict[str, Any
         "frames": frames,
         "rounds": _rounds_played(game, shown),
         **_card_help(game, frames),
+        "faces": {label: game.card_face(label) for label in sorted(_chip_labels(frames))},
         "legend": [list(pair) for pair in game.legend()],
     }
 
@@ -97,7 +101,7 @@ def replay_page(rec: records.GameRecord, seat: int | None = None) -> str:
     for char, escape in (("&", "\\u0026"), ("<", "\\u003c"), (">", "\\u003e")):
         payload = payload.replace(char, escape)
     template = files("presages_env.ui").joinpath("replay.html").read_text(encoding="utf-8")
-    return template.replace(PLACEHOLDER, payload)
+    return with_card_parts(template).replace(PLACEHOLDER, payload)
 
 
 def write_replay_page(rec: records.GameRecord, path: str | Path, seat: int | None = None) -> None:
@@ -127,28 +131,37 @@ def _card_help(game: Game, frames: list[dict[str, Any]]) -> dict[str, Any]:
     the cards the page shows: the labels of card chips, and the names of the game's cards
     found in the page's lines. Only what is in ``frames`` (what the page's views may see)
     is looked up, so no hidden card is named."""
-    labels, lines = set(), set()
+    lines = set()
     for frame in frames:
         for table in frame["views"].values():
             for player in table["players"]:
-                labels.update(player["hand"] or ())
-                labels.update(player["area"])
                 lines.update(player["notes"])
-            labels.update(table["table"])
             lines.update(table["status"])
         lines.update(e["text"] for e in frame["events"])
         if frame["move"]:
             lines.update(frame["move"]["label"].values())
     names = _names_in(game.card_texts.CARD_NAMES, lines)
-    helps = {label: _help(game, label) for label in labels | names}
+    helps = {label: _help(game, label) for label in _chip_labels(frames) | names}
     cards = {label: text for label, text in helps.items() if text}
     return {"cards": cards, "names": sorted(names & cards.keys())}
 
 
+def _chip_labels(frames: list[dict[str, Any]]) -> set[str]:
+    """The labels of the card chips ``frames`` show: hands, areas and the middle."""
+    labels = set()
+    for frame in frames:
+        for table in frame["views"].values():
+            for player in table["players"]:
+                labels.update(player["hand"] or ())
+                labels.update(player["area"])
+            labels.update(table["table"])
+    return labels
+
+
 def _names_in(card_names: tuple[str, ...], lines: set[str]) -> set[str]:
-    """The card names that appear as words in ``lines``; names under 3 characters (a rank,
-    ``"A"``) are left out, as they are ordinary words too."""
-    long_names = sorted((n for n in card_names if len(n) >= 3), key=len, reverse=True)
+    """The card names that appear as words in ``lines``, from ``SHORTEST_MARKED_NAME`` long."""
+    long_names = [n for n in card_names if len(n) >= SHORTEST_MARKED_NAME]
+    long_names.sort(key=len, reverse=True)
     if not long_names:
         return set()
     pattern = re.compile(r"(?<!\w)(?:" + "|".join(map(re.escape, long_names)) + r")(?!\w)")
@@ -157,8 +170,8 @@ def _names_in(card_names: tuple[str, ...], lines: set[str]) -> set[str]:
 
 def _help(game: Game, label: str) -> str | None:
     """The text of the card a chip shows: by its label, else by its name without the
-    decorations a view adds (``"Vault (turned) [1G]"``, ``"La Loi[law 15 Y⚡]"``)."""
-    return game.card_help(label) or game.card_help(DECORATION.sub("", label))
+    decorations a view adds (``"Vault (turned) [1G]"``, ``"La Loi (law, 15, yellow ⚡)"``)."""
+    return game.card_help(label) or game.card_help(face_name(label))
 
 
 def _event(event: Event) -> dict[str, Any]:

@@ -1,22 +1,25 @@
 """Play a game in the terminal against any agents (``python -m presages_env play``).
 
-The human sees the table from their seat only (``Game.view(state, seat)``: built from the
-seat's observation), what happened since they last acted (the events they may see), and the
-legal actions numbered with their labels, and their own hand with each card's cost and effect
-(``Game.card_summary``); a legend of the game's symbols opens the game. Input: a number, a
-label, ``?`` for the rules and keys, ``? <card>`` for a card's text (``Game.card_help``), ``u``
-to undo their last decision (the game is re-played from its seed and the actions before it,
-so the agents' moves come back exactly), ``q`` to quit. Bad input re-prompts with the reason
-(a number is ASCII digits only: ``str.isdigit`` would take '²'). Long lines wrap, never cut.
-At the end the screen says who won and each seat's place and score (``Game.result_words``),
-and the game is saved as a record (:mod:`presages_env.records`; by default under ``runs/``):
-its path is checked before the deal, and if it cannot be written after all, the record goes
-to a new file in the temporary folder, and the screen says where.
+Each turn fits one screen (80×24 and up, :mod:`presages_env.ui.screen`): the table from the
+human's seat only (``Game.view(state, seat)``: built from the seat's observation), the last of
+what happened since they last acted (the events they may see), their hand and the legal
+actions numbered; a legend of the game's symbols and the deal's seed (random unless given, so
+a deal can be played again) open the game. Input: a number or the start of an action's words
+(:mod:`presages_env.ui.choice`; several fitting are listed), ``?`` for the rules and keys,
+``? <card>`` for a card's text (``Game.card_help``), ``log``, ``table``, ``hand`` and
+``actions`` for the whole of each, ``u`` to undo their last decision (the game is re-played
+from its seed and the actions before it, so the agents' moves come back exactly), ``q`` to
+quit. Bad input re-prompts with the reason. Long lines wrap, never cut. At the end the
+screen says who won and each seat's place and score (``Game.result_words``), and the game
+is saved as a record (:mod:`presages_env.records`; by default under ``runs/``): its path is
+checked before the deal, and if it cannot be written after all, the record goes to a new
+file in the temporary folder, and the screen says where.
 """
 
 from __future__ import annotations
 
 import os
+import secrets
 import tempfile
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -34,15 +37,19 @@ from presages_env.agents.specs import make_agent
 from presages_env.core.files import check_output_path, in_runs
 from presages_env.core.game import Game
 from presages_env.core.header import HDR_CURRENT
-from presages_env.core.validation import check_int, check_seed, offset_seed, parse_decimal
+from presages_env.core.validation import check_int, check_seed, offset_seed
 from presages_env.core.view import TableView
+from presages_env.ui.choice import match_action
+from presages_env.ui.screen import Turn, card, cards, turn_screen
 
 HELP = (
-    "Type the number of an action or its label, then Enter.\n"
+    "Type the number of an action or the start of its words (accents optional), then Enter.\n"
     "  ?  the rules and this help    ? <card name>  that card's text\n"
+    "  log  everything so far        table  the whole table\n"
+    "  hand  your cards' texts       actions  every action\n"
     "  u  undo your last decision    q  quit (no record is saved)"
 )
-RED_SUITS = ("\u2665", "\u2666")
+SEEDS = 10**9  # a random deal's seed is below this: short enough to type again
 
 
 class Quit(Exception):
@@ -54,21 +61,22 @@ def play(
     seat: int,
     opponents: Sequence[str],
     num_players: int | None = None,
-    seed: int = 0,
+    seed: int | None = None,
     record_path: str | Path | None = None,
     console: Console | None = None,
     ask: Callable[[str], str] | None = None,
     **options: Any,
 ) -> records.GameRecord | None:
     """Play one game with the human at ``seat``; the other seats take ``opponents`` in
-    turn (cycled). Returns the record (also saved to ``record_path``, by default
-    ``runs/<game>-<seed>.json``), or None on quit."""
+    turn (cycled), on the deal of ``seed`` (by default a random one, printed). Returns the
+    record (also saved to ``record_path``, by default ``runs/<game>-<seed>.json``), or None
+    on quit."""
     console = console or Console(highlight=False)
     ask = ask or console.input
     game = presages_env.get_game(game_name)
     n = game.check_num_players(game.default_players if num_players is None else num_players)
     seat = check_int(seat, "seat", 0, n - 1)
-    seed = check_seed(seed)
+    seed = secrets.randbelow(SEEDS) if seed is None else check_seed(seed)
     path = check_output_path(record_path or in_runs(f"{game_name}-{seed}.json"), "the record path")
     if not opponents:
         raise ValueError("name at least one opponent agent (random, heuristic, search, ppo)")
@@ -81,6 +89,7 @@ def play(
         names.append(label)
     names.insert(seat, "you")
     session = _Session(game_name, n, seed, options)
+    console.print(f"{game.title}, deal {seed}: --seed {seed} deals it again.")
     try:
         session.run(seat, agents, console, ask)
     except Quit:
@@ -138,17 +147,18 @@ class _Session:
                 self._step(_agent_action(agents[current], self.env, agent_name, state))
                 continue
             events = self.env.events(seat)
-            view = self.game.view(state, seat)
-            console.print(_table(view))
-            if events[seen:]:
-                news = Text("\n".join(e.text for e in events[seen:]))
-                console.print(Panel(news, title="since your last turn"))
-            console.print(_hand_panel(self.game, view))
             mask = self.env.observe(agent_name)["action_mask"]
             legal = [int(a) for a in np.flatnonzero(mask)]
-            labels = [self.env.action_label(a) for a in legal]
-            console.print(_choices(labels))
-            choice = _ask_choice(labels, console, ask, self.game)
+            turn = Turn(
+                title=f"{self.game.title}, seat {seat} (you)",
+                view=self.game.view(state, seat),
+                log=[e.text for e in events],
+                new=len(events) - seen,
+                labels=[self.env.action_label(a) for a in legal],
+            )
+            width, height = console.size
+            console.print(Text("\n").join(turn_screen(turn, console, width, height)))
+            choice = _ask_choice(turn, console, ask, self.game)
             if choice == "undo":
                 if not self.human_turns:
                     console.print("Nothing to undo yet.")
@@ -173,9 +183,15 @@ def _agent_action(agent, env, agent_name: str, state: np.ndarray) -> int:
     return agent.act(seen["observation"], seen["action_mask"])
 
 
-def _ask_choice(labels: list[str], console: Console, ask, game: Game) -> int | str:
-    """The index of the chosen label, or "undo"; re-prompts until the input is valid."""
-    by_label = {label.strip().lower(): i for i, label in enumerate(labels)}
+def _ask_choice(turn: Turn, console: Console, ask, game: Game) -> int | str:
+    """The index of the chosen action, or "undo"; re-prompts until the input is valid, and
+    answers the commands that show the whole of what the screen shortened."""
+    shows = {
+        "log": lambda: Panel(Text("\n".join(turn.log) or "-"), title="everything so far"),
+        "table": lambda: _table(turn.view),
+        "hand": lambda: _hand_panel(game, turn.view),
+        "actions": lambda: _numbered(turn.labels, range(len(turn.labels))),
+    }
     while True:
         try:
             answer = ask("your move> ").strip()
@@ -189,14 +205,21 @@ def _ask_choice(labels: list[str], console: Console, ask, game: Game) -> int | s
             continue
         if lowered in ("u", "undo"):
             return "undo"
-        number = _move_number(answer)
-        if number is not None and 1 <= number <= len(labels):
-            return number - 1
-        if lowered in by_label:
-            return by_label[lowered]
+        if lowered in shows:
+            console.print(shows[lowered]())
+            continue
+        found = match_action(answer, turn.labels)
+        if len(found.indices) == 1:
+            return found.indices[0]
+        if len(found.indices) > 1:
+            console.print(Text(f"{_shown(answer)!r} fits {len(found.indices)} actions:"))
+            console.print(_numbered(turn.labels, found.indices))
+            console.print("Type more of its words, or its number.")
+            continue
+        words = "" if found.number else " nor the start of an action's words"
         console.print(
             Text(
-                f"{_shown(answer)!r} is not a number from 1 to {len(labels)} nor a label; "
+                f"{_shown(answer)!r} is not a number from 1 to {len(turn.labels)}{words}; "
                 "? for help"
             )
         )
@@ -221,37 +244,20 @@ def _show_help(game: Game, card: str, console: Console) -> None:
         console.print(Panel(Text(text), title="card"))
 
 
-def _move_number(answer: str) -> int | None:
-    """The number typed, or None for anything but ASCII digits (a label, maybe)."""
-    try:
-        return parse_decimal(answer, "move")
-    except ValueError:
-        return None
-
-
-def _card(label: str) -> Text:
-    style = "bold red" if any(s in label for s in RED_SUITS) else "bold"
-    return Text(f"[{label}]", style=style)
-
-
-def _cards(labels: list[str]) -> Text:
-    return Text(" ").join(_card(c) for c in labels) if labels else Text("-")
-
-
 def _table(view: TableView) -> Panel:
     grid = Table(show_header=True, expand=True)
     for column in ("", "player", "hand", "notes"):
         grid.add_column(column, overflow="fold")
     for p, player in enumerate(view.players):
-        hand = _cards(player.hand) if player.hand is not None else Text(f"{player.hand_size} cards")
+        hand = cards(player.hand) if player.hand is not None else Text(f"{player.hand_size} cards")
         if player.area:
-            hand = Text.assemble(hand, "\nin play: ", _cards(player.area))
+            hand = Text.assemble(hand, "\nin play: ", cards(player.area))
         marker = "\u25b6" if p == view.to_act else ""
         grid.add_row(marker, Text(player.name), hand, Text(", ".join(player.notes)))
     body = Table.grid()
     body.add_column(overflow="fold")
     body.add_row(grid)
-    body.add_row(Text.assemble("table: ", _cards(view.table)))
+    body.add_row(Text.assemble("table: ", cards(view.table)))
     for line in view.status:
         body.add_row(Text(line))
     return Panel(body, title=f"seat {view.seat}")
@@ -263,10 +269,10 @@ def _hand_panel(game: Game, view: TableView) -> Panel:
     if not hand:
         return Panel(Text("no cards"), title="your hand")
     grid = Table.grid(padding=(0, 2))
-    grid.add_column(overflow="fold", max_width=30)
+    grid.add_column(overflow="fold", max_width=42)  # a chip whole: "[La Malice (malice, 17, …)]"
     grid.add_column(overflow="fold")
     for label in dict.fromkeys(hand):  # each card once (Président's hand repeats ranks)
-        grid.add_row(_card(label), Text(game.card_summary(label) or ""))
+        grid.add_row(card(label), Text(game.card_summary(label) or ""))
     return Panel(grid, title="your hand")
 
 
@@ -279,12 +285,6 @@ def _legend(game: Game) -> Panel:
     return Panel(grid, title="legend")
 
 
-def _choices(labels: list[str]) -> Table:
-    grid = Table.grid(padding=(0, 2))
-    columns = 3 if len(labels) > 8 else 1
-    for _ in range(columns):
-        grid.add_column(overflow="fold")
-    cells = [Text(f"{i + 1:>3}. {label}") for i, label in enumerate(labels)]
-    for row in range(0, len(cells), columns):
-        grid.add_row(*cells[row : row + columns])
-    return grid
+def _numbered(labels: list[str], indices) -> Text:
+    """The actions at ``indices``, one a line with their numbers."""
+    return Text("\n".join(f"{i + 1:>3}. {labels[i]}" for i in indices))

@@ -5,7 +5,6 @@ the same result."""
 
 from __future__ import annotations
 
-import importlib
 import io
 import os
 import re
@@ -18,21 +17,53 @@ from pathlib import Path
 import numpy as np
 import pexpect
 import pytest
+from extras import require
 
 import presages_env
 from presages_env import records
 from presages_env.core.header import HDR_CURRENT
 
 # the shipped PPO agents need the train extra; without it there is nothing to play against
-pytest.importorskip("torch", reason="the shipped PPO agents need the [train] extra (torch)")
+require("train")
 
 ROOT = Path(__file__).resolve().parents[2]
-TABLES = {"president": 3, "presages": 4, "aciliande": 3, "res_arcana": 2}
+
+
+def players(name: str) -> int:
+    """The table a test plays ``name`` at: the game's smallest, its shortest game."""
+    return presages_env.get_game(name).min_players
+
+
+def a_deal_that_asks_twice(name: str, opponents: list[str], tmp_path: Path) -> tuple[int, int]:
+    """``(seat, seed)``: seat 1 or else 0, and the first seed from 5, where the human who
+    answers 1 is asked again (so that the answer can be undone): a game can end at a seat's
+    first decision (Kuhn poker's second seat has only one at two players)."""
+    from rich.console import Console
+
+    from presages_env.ui.terminal import play
+
+    for seed in range(5, 45):
+        for seat in (1, 0):
+            asked = []
+
+            def answer(prompt: str, asked: list[str] = asked) -> str:
+                asked.append(prompt)
+                return "1" if len(asked) == 1 else "q"
+
+            console = Console(file=io.StringIO(), width=120)
+            record = tmp_path / "probe.json"
+            play(name, seat, opponents, players(name), seed, record, console, answer)
+            if len(asked) > 1:
+                return seat, seed
+    raise AssertionError(f"{name}: no deal of seeds 5 to 44 asks a seat twice")
 
 
 @pytest.mark.parametrize("name", presages_env.list_games())
 def test_a_whole_game_is_played_from_the_terminal(name, tmp_path):
     record = tmp_path / "game.json"
+    # the shipped PPO agent where the game ships one (every game has a heuristic)
+    first = "ppo" if presages_env.get_game(name).ships_checkpoint else "heuristic"
+    seat, seed = a_deal_that_asks_twice(name, [first, "heuristic"], tmp_path)
     env = dict(os.environ, PYTHONPATH=str(ROOT), COLUMNS="120", TERM="xterm")
     child = pexpect.spawn(
         sys.executable,
@@ -42,14 +73,14 @@ def test_a_whole_game_is_played_from_the_terminal(name, tmp_path):
             "play",
             name,
             "--seat",
-            "1",
+            str(seat),
             "--players",
-            str(TABLES[name]),
+            str(players(name)),
             "--opponents",
-            "ppo",
+            first,
             "heuristic",
             "--seed",
-            "5",
+            str(seed),
             "--record",
             str(record),
         ],
@@ -61,7 +92,7 @@ def test_a_whole_game_is_played_from_the_terminal(name, tmp_path):
     child.delaybeforesend = None  # pexpect sleeps 50 ms before each send by default
     prompt = "your move> "
     child.expect(prompt)
-    assert "seat 1" in child.before and "you" in child.before
+    assert f"seat {seat}" in child.before and "you" in child.before
     child.sendline("?")
     child.expect("undo your last decision")
     child.expect(prompt)
@@ -84,14 +115,14 @@ def test_a_whole_game_is_played_from_the_terminal(name, tmp_path):
     child.close()
     assert child.exitstatus == 0, child.before
     rec = records.load(record)
-    assert rec.agents[1] == "you" and rec.agents[0] == "ppo"  # the shipped checkpoint
+    assert rec.agents[seat] == "you" and rec.agents[1 - seat] == first
     assert records.replay(rec)  # the saved game replays to its stored result
-    human = [m for m in rec.actions if m["seat"] == 1]
+    human = [m for m in rec.actions if m["seat"] == seat]
     assert len(human) == moves
     game = presages_env.get_game(name)
     words = game.result_words(records.replay(rec)[-1], rec.result, rec.agents)
     assert f"Game over: {words.headline}." in end  # who won, then each seat's place
-    assert all(line in end for line in words.lines) and "you (P1)" in end, end
+    assert all(line in end for line in words.lines) and f"you (P{seat})" in end, end
 
 
 # ---- bad input and bad arguments (issue 27, defect 8) ---------------------------------------
@@ -170,10 +201,10 @@ RAW_IDS = {
 
 def raw_ids_on(screen: str, game_name: str) -> list[str]:
     """What on ``screen`` is not in the game's words: key=value pairs, internal names (the
-    game's own decision node names too: ``PLAY``), a line cut off."""
+    decision nodes of the game's kernel too: ``NODE_PLAY`` as ``PLAY``), a line cut off."""
     found = [f"{what}: {m.group()!r}" for what, p in RAW_IDS.items() for m in p.finditer(screen)]
-    game_module = importlib.import_module(f"presages_env.games.{game_name}.game")
-    nodes = getattr(game_module, "NODE_NAMES", ())
+    kernel = presages_env.get_game(game_name).kernel
+    nodes = [key.removeprefix("NODE_") for key in vars(kernel) if key.startswith("NODE_")]
     return found + [f"node {n}" for n in nodes if re.search(rf"\b{n}\b", screen)]
 
 
@@ -181,7 +212,7 @@ def play_a_few_moves(name: str, tmp_path: Path, moves: int, columns: int = 80) -
     """The screen (colours left out) of ``moves`` first moves in a terminal ``columns`` wide,
     the human answering 1 each time against random agents, then quitting."""
     env = dict(os.environ, PYTHONPATH=str(ROOT), COLUMNS=str(columns), TERM="xterm")
-    args = ["-m", "presages_env", "play", name, "--players", str(TABLES[name]), "--seed", "5"]
+    args = ["-m", "presages_env", "play", name, "--players", str(players(name)), "--seed", "5"]
     args += ["--opponents", "random", "--record", str(tmp_path / "game.json")]
     child = pexpect.spawn(
         sys.executable, args, env=env, encoding="utf-8", timeout=600, dimensions=(60, columns)
@@ -212,23 +243,18 @@ def test_the_screen_is_in_the_games_words_at_80_columns(name, tmp_path):
     assert "your hand" in screen
 
 
-CARD_ASKED = {
-    "res_arcana": ("Vault", "cost 1 Gold + 1 any"),
-    "presages": ("La Loi", "BELOW or ABOVE 15"),
-    "aciliande": ("L'Étoile", "strength 17"),
-    "president": ("K", "rank 11 of 13"),
-}
-
-
-@pytest.mark.parametrize("name", sorted(CARD_ASKED))
+@pytest.mark.parametrize("name", presages_env.list_games())
 def test_question_mark_shows_the_rules_and_a_card_named(name, tmp_path):
     """``?`` showed the keys only: it shows the rules summary and the keys, ``? <card>`` that
-    card's text, and an unknown name says so and asks again."""
-    card, expected = CARD_ASKED[name]
+    card's text (each game's texts: tests/<game>/test_<game>_card_text.py), and an unknown
+    name says so and asks again."""
+    game = presages_env.get_game(name)
+    card = max(game.card_texts.CARD_NAMES, key=len)  # the longest: accents, spaces
+    expected = " ".join(game.card_help(card).split())
     stdin = f"?\n? {card}\n? no such card\nq\n"
     result = run_play(name, "--opponents", "random", stdin=stdin, cwd=tmp_path)
     assert (result.returncode, result.stderr) == (0, "")
-    out = " ".join(result.stdout.split())  # rich wraps lines: compare the words
+    out = " ".join(result.stdout.replace("\u2502", " ").split())  # the words, unwrapped
     summary_start = " ".join(presages_env.get_game(name).rules_summary().split()[:6])
     assert summary_start in out and "undo your last decision" in out
     assert expected in out
@@ -244,12 +270,14 @@ def test_the_hand_panel_shows_only_the_seats_own_cards(name):
 
     from presages_env.ui.terminal import _hand_panel
 
-    env = presages_env.make(name, num_players=TABLES[name])
+    env = presages_env.make(name, num_players=players(name))
     env.reset(seed=3)
     rng = np.random.default_rng(3)
     game = env.game
     for _ in range(12):
         state = env.get_state()
+        if game.is_over(state):
+            break
         seat = int(state[HDR_CURRENT])
         referee = game.view(state)
         mine = referee.players[seat].hand
@@ -379,3 +407,131 @@ def test_a_record_that_cannot_be_written_at_the_end_is_kept_and_the_screen_says_
         f"Could not write the record to {folder / 'game.json'}: No such file or directory" in text
     )
     assert f"Record saved to {kept}" in text and ".tmp" not in text
+
+
+# ---- one turn on one 80×24 screen, moves typed by their words (issue 42, item 5) -------------
+def screen_lines(chunk: str, title: str) -> list[str]:
+    """The lines a turn printed, colours left out, from its table's heading on (the legend and
+    the seed line open the game above the first one)."""
+    text = ANSI.sub("", chunk)
+    return text[text.index(f"\u2500\u2500 {title}, seat") :].rstrip("\n").split("\n")
+
+
+@pytest.mark.parametrize("name", presages_env.list_games())
+def test_each_turn_fits_an_80_by_24_screen_and_moves_are_typed_by_their_words(name, tmp_path):
+    """Each turn reprinted about 90 lines (the table scrolled away) and only the exact label,
+    emoji included, was a move: every turn shows the table, the last moves, the hand and the
+    actions in 23 lines of at most 80 columns above the prompt; the start of an action's
+    words is a move, and a start several actions share lists them."""
+    from rich.cells import cell_len
+
+    from presages_env.ui.choice import match_action, words
+
+    game = presages_env.get_game(name)
+    env = dict(os.environ, PYTHONPATH=str(ROOT), COLUMNS="80", LINES="24", TERM="xterm")
+    args = ["-m", "presages_env", "play", name, "--players", str(players(name))]
+    args += ["--opponents", "random", "--record", str(tmp_path / "game.json")]
+    child = pexpect.spawn(
+        sys.executable, args, env=env, encoding="utf-8", timeout=600, dimensions=(24, 80)
+    )
+    child.delaybeforesend = None
+    prompt = "your move> "
+    child.expect(prompt)
+    seed = re.search(rf"{game.title}, deal (\d+): --seed \1 deals it again", child.before)
+    assert seed, child.before  # a random deal, printed so that it can be played again
+    screens = [child.before]
+    child.sendline("actions")  # every action, one a line
+    child.expect(prompt)
+    labels = re.findall(r"^ *\d+\. (.+?)\s*$", ANSI.sub("", child.before), re.MULTILINE)
+    assert labels, child.before
+    shared = [w for w in {words(label)[0][:2] for label in labels} if len(w) == 2]
+    ambiguous = [s for s in shared if len(match_action(s, labels).indices) > 1]
+    if ambiguous:
+        child.sendline(ambiguous[0])
+        child.expect(r"fits \d+ actions")
+        child.expect(prompt)
+    target = labels[-1]
+    typed = next(
+        start
+        for k in range(1, len(words(target)) + 1)
+        for start in [" ".join(w[:3] for w in words(target)[:k])]
+        if match_action(start, labels).indices == (len(labels) - 1,)
+    )
+    child.sendline(typed.upper())
+    for _ in range(6):
+        index = child.expect([prompt, "Record saved to"])
+        assert "is not a number" not in child.before and " fits " not in child.before
+        if index:
+            break
+        screens.append(child.before)
+        child.sendline("1")
+    child.sendline("q")
+    child.expect(pexpect.EOF)
+    for chunk in screens:
+        lines = screen_lines(chunk, game.title)
+        assert len(lines) <= 23, "\n".join(lines)  # the prompt is the 24th
+        assert max(map(cell_len, lines)) <= 80, "\n".join(lines)
+        shown = "\n".join(lines)
+        assert f"{game.title}, seat 0 (you)" in shown and "table: " in shown
+        assert "since your last turn" in shown or "last moves" in shown, shown
+        assert "your hand" in shown and "your move (" in shown, shown
+
+
+@pytest.mark.parametrize(
+    ("typed", "expected"),
+    [
+        ("loi", (1,)),
+        ("place loi", (1,)),
+        ("law", (1,)),  # the English name
+        ("place law", (1,)),
+        ("PLACE LA LOI (LAW, 15, YELLOW)", (1,)),
+        ("place La Loi (law, 15, yellow \u26a1)", (1,)),
+        ("amitie", (0,)),
+        ("l'ami", (0,)),
+        ("pl", (0, 1, 2)),
+        ("place l", (0, 1, 2)),
+        ("law place", ()),  # in the label's order only
+        ("2", (1,)),
+        ("-1", ()),
+        ("\u00b2", ()),
+        ("4", ()),
+    ],
+)
+def test_a_move_is_its_number_or_the_start_of_its_words(typed, expected):
+    from presages_env.ui.choice import match_action
+
+    labels = ["place L'Amiti\u00e9 (friendship, 3, green \u23f3)"]
+    labels.append("place La Loi (law, 15, yellow \u26a1)")
+    labels.append("place L'\u00c9nigme (enigma, 10, yellow \u23f3)")
+    assert match_action(typed, labels).indices == expected
+
+
+def test_a_label_typed_whole_is_chosen_beside_a_longer_one():
+    from presages_env.ui.choice import match_action
+
+    labels = ["pair of 3", "pair of 3 and 4", "pass"]
+    assert match_action("Pair of 3", labels).indices == (0,)
+    assert match_action("pa", labels).indices == (0, 1, 2)
+
+
+def test_a_tall_table_leaves_the_latest_move_hand_and_actions_on_the_screen():
+    """Whatever the table's size, the turn fits: the status, the players' notes and the
+    actions shrink, each saying which command shows the whole."""
+    from rich.console import Console
+
+    from presages_env.core.view import PlayerView, TableView
+    from presages_env.ui.screen import Turn, turn_screen
+
+    notes = ["a long note " * 20]
+    players = [PlayerView(f"player_{p}", None, 5, notes=notes) for p in range(6)]
+    players[0] = PlayerView("you", ["La Loi"] * 5, 5, notes=notes)
+    view = TableView(players, ["Le Jour"], [f"status line {i}" for i in range(30)], 0, 0)
+    labels = [f"choice number {i} with a longer label" for i in range(40)]
+    turn = Turn("Game, seat 0 (you)", view, [f"move {i}" for i in range(50)], 40, labels)
+    console = Console(width=80, file=io.StringIO())
+    lines = [line.plain for line in turn_screen(turn, console, 80, 24)]
+    text = "\n".join(lines)
+    assert len(lines) <= 23 and max(map(len, lines)) <= 80, text
+    assert "move 49" in text and "[La Loi]" in text and "1. choice number 0" in text
+    assert "status line 0" in text and "status line 29" in text  # the first and "now: ..."
+    assert "actions lists them all" in text and ": table)" in text and "earlier: log)" in text
