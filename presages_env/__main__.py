@@ -1,5 +1,5 @@
-"""``python -m presages_env play <game>`` (terminal play), ``replay <record> -o <page>`` and
-``info <game>`` (players, sizes and options)."""
+"""``python -m presages_env play <game>`` (terminal play), ``replay <record> -o <page>``,
+``info <game>`` (players, sizes and options) and ``serve`` (the human-AI table, extra lab)."""
 
 from __future__ import annotations
 
@@ -30,7 +30,9 @@ def main(argv: list[str] | None = None) -> int:
         "ppo[:PATH] dmc:PATH",
     )
     play.add_argument("--players", type=int, default=None)
-    play.add_argument("--seed", type=int, default=0)
+    play.add_argument(
+        "--seed", type=int, default=None, help="the deal (default: a random one, printed)"
+    )
     play.add_argument(
         "--record",
         default=None,
@@ -46,8 +48,55 @@ def main(argv: list[str] | None = None) -> int:
     )
     info = commands.add_parser("info", help="a game's player counts, sizes and options")
     info.add_argument("game", choices=presages_env.list_games())
+    serve = commands.add_parser(
+        "serve", help="the human-AI table in a browser (extra lab; docs/lab.md)"
+    )
+    serve.add_argument("--host", default="127.0.0.1")
+    serve.add_argument("--port", type=int, default=8000)
+    serve.add_argument(
+        "--db",
+        default=None,
+        help="database URL, or PRESAGES_LAB_DB (default: SQLite under runs/; postgresql://...)",
+    )
+    serve.add_argument(
+        "--admin-token",
+        default=None,
+        help="or PRESAGES_LAB_ADMIN_TOKEN (kept out of ps); default: a fresh one, printed",
+    )
+    serve.add_argument("--idle-seconds", type=int, default=120, help="a person's time per move")
+    serve.add_argument(
+        "--durability",
+        choices=("process", "power"),
+        default="process",
+        help="what an acknowledged move survives on SQLite (docs/lab.md)",
+    )
+    lab = commands.add_parser("lab", help="the lab's data (extra lab; docs/lab.md)")
+    lab_commands = lab.add_subparsers(dest="lab_command", required=True)
+    export = lab_commands.add_parser(
+        "export", help="finished tables as records, and every decision (CSV, Parquet)"
+    )
+    export.add_argument("--db", default=None, help="database URL (default: runs/lab.sqlite3)")
+    export.add_argument("--out", type=Path, required=True, help="the folder to write")
+    migrate = lab_commands.add_parser("migrate", help="create or upgrade the lab's schema")
+    migrate.add_argument("--db", default=None, help="database URL (default: runs/lab.sqlite3)")
+    proxy = lab_commands.add_parser(
+        "proxy", help="clone exported human decisions into a PPO checkpoint (extras lab, train)"
+    )
+    proxy.add_argument("exported", type=Path, help="a folder lab export wrote")
+    proxy.add_argument("--game", required=True, choices=presages_env.list_games())
+    proxy.add_argument("--players", type=int, required=True)
+    proxy.add_argument("--out", type=Path, required=True, help="the checkpoint (.pt) to write")
+    proxy.add_argument("--init", default=None, help="checkpoint to start from (default: shipped)")
+    proxy.add_argument("--epochs", type=int, default=20)
+    proxy.add_argument("--seed", type=int, default=0)
     args = parser.parse_args(argv)
 
+    if args.command in ("serve", "lab"):
+        try:
+            from presages_env.lab.cli import run as run_lab
+        except ImportError as error:
+            parser.exit(2, f"{parser.prog}: error: {error}; pip install -e '.[lab]'\n")
+        return run_lab(args)
     if args.command == "info":
         from presages_env.ui.game_info import game_info
 

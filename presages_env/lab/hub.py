@@ -1,0 +1,271 @@
+"""The tables in play: each one's game, agents and open sockets, loaded from the store on
+first use (so a restarted server resumes every table where its stored moves left it).
+
+A move, a person's or an agent's, is checked (the seat's turn, the step it answers, a legal
+action), stored and committed, and only then played on the table and acknowledged; every
+seat then gets its new view. Agents think in the pool's threads; a person whose turn lasts
+longer than the table's idle time has the heuristic play for them (the table page says so).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import dataclasses
+import json
+import logging
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any
+
+from fastapi import WebSocket
+
+from presages_env.agents.base import Agent
+from presages_env.games import get_game
+from presages_env.lab.agents_pool import HUMAN, TIMEOUT_AGENT, AgentPool, seat_agent
+from presages_env.lab.live import LiveGame, option_values
+from presages_env.lab.protocol import messages
+from presages_env.lab.store import Move, StaleMove, Store, TableData
+
+LOG = logging.getLogger(__name__)
+POLICY_VIOLATION = 1008  # the WebSocket close code for a broken rule
+
+
+class MoveRefused(ValueError):
+    """A move that is not this seat's to play now (its turn, its step, a legal action)."""
+
+
+@dataclasses.dataclass
+class Table:
+    data: TableData
+    live: LiveGame
+    agents: dict[int, Agent]
+    lock: asyncio.Lock = dataclasses.field(default_factory=asyncio.Lock)
+    sockets: dict[int, set[WebSocket]] = dataclasses.field(default_factory=dict)
+    runner: asyncio.Task | None = None
+    moved: asyncio.Event = dataclasses.field(default_factory=asyncio.Event)
+    stand_in: Agent | None = None  # plays for a person who let their time run out
+    # each seat's last view as sent: (step, JSON text)
+    views: dict[int, tuple[int, str]] = dataclasses.field(default_factory=dict)
+
+    @property
+    def names(self) -> list[str]:
+        return [s.name for s in self.data.seats]
+
+    @property
+    def kinds(self) -> list[str]:
+        return [s.kind for s in self.data.seats]
+
+    def idle_rule(self) -> str:
+        return (
+            f"If a person does not move within {self.data.idle_seconds} seconds, the "
+            f"{TIMEOUT_AGENT} agent plays that move for them."
+        )
+
+
+class Hub:
+    """Every open table of one server."""
+
+    def __init__(self, store: Store, pool: AgentPool) -> None:
+        self.store = store
+        self.pool = pool
+        self.tables: dict[str, Table] = {}
+        self._loading: dict[str, asyncio.Lock] = {}  # per table id: one table's load
+        # (a PPO checkpoint, a replay) never holds up another's
+        self._committer = Committer(store)
+
+    async def table(self, table_id: str) -> Table | None:
+        """The table, rebuilt from the store on first use; None if there is none. A finished
+        table is not kept: it is rebuilt each time an old link opens it."""
+        lock = self._loading.setdefault(table_id, asyncio.Lock())
+        try:
+            async with lock:
+                table = self.tables.get(table_id)
+                if table is None:
+                    data = await asyncio.to_thread(self.store.table, table_id)
+                    if data is None:
+                        return None
+                    table = await asyncio.to_thread(_rebuilt, data)
+                    if table.live.over:
+                        return table
+                    table = self.tables.setdefault(table_id, table)  # one Table per id
+        finally:  # (a load that waited on it meanwhile is safe: one Table per id)
+            if self._loading.get(table_id) is lock:
+                del self._loading[table_id]
+        self._wake(table)
+        return table
+
+    async def join(self, table: Table, seat: int, socket: WebSocket) -> None:
+        table.sockets.setdefault(seat, set()).add(socket)
+        hello = messages.hello(table.live.game, seat, table.names, table.kinds, table.idle_rule())
+        await socket.send_text(json.dumps(hello))
+        await socket.send_text(self._state(table, seat))
+
+    def leave(self, table: Table, seat: int, socket: WebSocket) -> None:
+        table.sockets.get(seat, set()).discard(socket)
+
+    async def revoke(self, table_id: str, seat: int) -> None:
+        """Close the seat's open sockets: its token was reissued, so their link is void."""
+        table = self.tables.get(table_id)
+        for socket in list(table.sockets.get(seat, ())) if table else ():
+            with contextlib.suppress(Exception):  # one closing already
+                await socket.close(POLICY_VIOLATION, "this link was replaced")
+
+    async def human_move(self, table: Table, seat: int, move: dict[str, Any]) -> None:
+        """Play a person's move (parsed by ``messages.parse_move``) once it is stored."""
+        async with table.lock:
+            live = table.live
+            if move["step"] != live.step:
+                raise MoveRefused(f"step {move['step']} is not the current step {live.step}")
+            if live.current != seat:
+                raise MoveRefused("it is not your turn")
+            await self._commit(table, seat, move["action"], HUMAN, move["reaction_ms"])
+        await self._broadcast(table)
+        self._wake(table)
+
+    async def _commit(
+        self, table: Table, seat: int, action: int, by: str, reaction_ms: int | None
+    ) -> None:
+        """Check the move is legal, store it (committed), then play it: under the table's
+        lock, so no path (a person, an agent, the stand-in) stores a move the replay refuses."""
+        live = table.live
+        try:
+            action = live.checked(action)
+        except (ValueError, TypeError):
+            # not the check's own text: an illegal move's label may tell a hidden card
+            raise MoveRefused(f"action {action!r} is not legal now") from None
+        label, over = live.label(action), live.ends_with(action)
+        try:
+            await self._committer.commit(
+                Move(table.data.id, live.step, seat, action, label, by, reaction_ms, over)
+            )
+        except StaleMove as error:
+            raise MoveRefused(str(error)) from None
+        live.play(action)
+        table.moved.set()
+        if live.over:  # its sockets and runner hold it until they finish; the hub lets go
+            self.tables.pop(table.data.id, None)
+
+    def _wake(self, table: Table) -> None:
+        """Start the table's runner (agents' moves, the idle timer) unless it runs."""
+        if table.runner is None or table.runner.done():
+            table.runner = asyncio.create_task(self._run(table))
+            table.runner.add_done_callback(_report_failure)
+
+    async def _run(self, table: Table) -> None:
+        """Play agents' turns; on a person's turn wait for their move, at most the idle
+        time, then have the stand-in play it."""
+        live = table.live
+        while not live.over:
+            seat, step = live.current, live.step
+            agent, by = table.agents.get(seat), "agent"
+            if agent is None:
+                table.moved.clear()
+                try:
+                    await asyncio.wait_for(table.moved.wait(), table.data.idle_seconds)
+                    continue
+                except TimeoutError:
+                    agent, by = self._stand_in(table, seat), "timeout"
+            action = await self.pool.choose(agent, live.game, live.state, seat)
+            async with table.lock:
+                if live.step != step:
+                    continue  # the person moved meanwhile
+                if action not in live.legal():  # a faulty agent: the stand-in plays instead
+                    what = "table %s, step %d: seat %d's agent chose the illegal action %r"
+                    LOG.warning(what + "; the stand-in plays", table.data.id, step, seat, action)
+                    agent, by = self._stand_in(table, seat), "stand_in"
+                    action = await self.pool.choose(agent, live.game, live.state, seat)
+                await self._commit(table, seat, action, by, None)
+            await self._broadcast(table)
+
+    @staticmethod
+    def _stand_in(table: Table, seat: int) -> Agent:
+        if table.stand_in is None:
+            live = table.live
+            table.stand_in = seat_agent(TIMEOUT_AGENT, live.game.name, 0, seat, live.num_players)
+        return table.stand_in
+
+    @staticmethod
+    def _state(table: Table, seat: int) -> str:
+        """The seat's view as sent, built once per seat and step (reconnects reuse it)."""
+        step = table.live.step
+        built = table.views.get(seat)
+        if built is None or built[0] != step:
+            built = (step, json.dumps(messages.seat_state(table.live, seat, table.names)))
+            table.views[seat] = built
+        return built[1]
+
+    async def _broadcast(self, table: Table) -> None:
+        for seat, sockets in list(table.sockets.items()):
+            if not sockets:
+                continue
+            text = self._state(table, seat)
+            for socket in list(sockets):
+                with contextlib.suppress(Exception):  # a closed socket leaves on its own
+                    await socket.send_text(text)
+
+    async def close(self) -> None:
+        for table in self.tables.values():
+            if table.runner is not None:
+                table.runner.cancel()
+        self._committer.close()
+
+
+class Committer:
+    """Every table's moves, committed by one thread, as many to a transaction as are
+    waiting when it starts one: a commit's sync to disk (about 10 ms with a full sync)
+    is paid once for a group of moves, and writers never wait on SQLite's lock by sleeping.
+    Each move's ``commit`` returns once it is committed."""
+
+    def __init__(self, store: Store) -> None:
+        self.store = store
+        self._waiting: list[tuple[Move, asyncio.Future]] = []
+        self._writer = ThreadPoolExecutor(1, thread_name_prefix="lab-commit")
+        self._draining: asyncio.Task | None = None
+
+    async def commit(self, move: Move) -> None:
+        """Store ``move`` (``StaleMove`` if its step is stored, or the database's error)."""
+        done = asyncio.get_running_loop().create_future()
+        self._waiting.append((move, done))
+        if self._draining is None or self._draining.done():
+            self._draining = asyncio.create_task(self._drain())
+        await done
+
+    async def _drain(self) -> None:
+        loop = asyncio.get_running_loop()
+        while self._waiting:
+            group, self._waiting = self._waiting, []
+            try:
+                outcomes = await loop.run_in_executor(
+                    self._writer, self.store.add_moves, [move for move, _ in group]
+                )
+            except Exception as error:  # the database gone: each mover hears it
+                outcomes = [error] * len(group)
+            for (_, done), outcome in zip(group, outcomes, strict=True):
+                if done.done():
+                    continue  # its mover was cancelled
+                if isinstance(outcome, Exception):
+                    done.set_exception(outcome)
+                else:
+                    done.set_result(outcome)
+
+    def close(self) -> None:
+        self._writer.shutdown(wait=True)  # a group being committed is finished, not dropped
+
+
+def _report_failure(runner: asyncio.Task) -> None:
+    """A runner that failed (the database gone): logged; the table's next move or
+    connection starts it again."""
+    if not runner.cancelled() and runner.exception() is not None:
+        LOG.error("a table's runner failed", exc_info=runner.exception())
+
+
+def _rebuilt(data: TableData) -> Table:
+    game = get_game(data.game)
+    options = option_values(data.options)
+    live = LiveGame.rebuilt(game, data.num_players, data.seed, options, data.actions)
+    agents = {
+        p: seat_agent(s.kind, data.game, data.seed, p, data.num_players)
+        for p, s in enumerate(data.seats)
+        if s.kind != HUMAN
+    }
+    return Table(data, live, agents)

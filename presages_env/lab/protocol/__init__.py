@@ -1,0 +1,1 @@
+"""What the server and a seat's browser say to each other (JSON over a WebSocket)."""

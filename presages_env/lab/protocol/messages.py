@@ -1,0 +1,108 @@
+"""Messages to a seat, each built from that seat's view only: its table
+(``Game.unchecked_view`` from its observation), the events it saw, and the legal actions
+when it is its turn (its own choices, which it may read); each card it shows comes with its
+face (``Game.card_face`` of the label) and its help. Nothing else of the state is read
+here, so no message can name a card the seat cannot know (tests/lab/test_no_leak.py).
+
+Messages from a seat are parsed by :func:`parse_move`: one JSON object of bounded size with
+exactly the fields of a move, each of its exact type."""
+
+from __future__ import annotations
+
+import functools
+import json
+from typing import Any
+
+from presages_env.core.card_face import face_name
+from presages_env.core.game import Game
+from presages_env.lab.live import LiveGame
+
+MAX_MESSAGE_BYTES = 512  # a move is about 60
+MAX_LOG = 300  # the newest event lines a message carries
+MAX_REACTION_MS = 24 * 3600 * 1000
+MOVE_FIELDS = {"type", "step", "action", "reaction_ms"}
+
+
+def hello(game: Game, seat: int, names: list[str], kinds: list[str], rule: str) -> dict:
+    """What does not change during the table: the game, who sits where, the rules, the legend
+    and the idle rule."""
+    return {
+        "type": "hello",
+        "title": game.title,
+        "seat": seat,
+        "names": names,
+        "kinds": kinds,
+        "rules": game.rules_summary(),
+        "legend": [list(pair) for pair in game.legend()],
+        "idle_rule": rule,
+    }
+
+
+def seat_state(live: LiveGame, seat: int, names: list[str]) -> dict:
+    """The table as ``seat`` sees it now (once the game is over, with its result: the page
+    then links the seat's replay page)."""
+    game = live.game
+    view = game.unchecked_view(live.state, seat).to_json()
+    log = [e.text for e in live.events(seat, MAX_LOG)]
+    actions = (
+        [{"action": a, "label": live.label(a)} for a in live.legal()]
+        if live.current == seat
+        else []
+    )
+    drawn = _labels_of(view)
+    cards = drawn | {a["label"] for a in actions}
+    message: dict[str, Any] = {
+        "type": "state",
+        "step": live.step,
+        "to_act": live.current,
+        "teams": [int(t) for t in game.teams(live.state)],
+        "view": view,
+        "log": log,
+        "actions": actions,
+        "help": {label: text for label in cards if (text := card_help(game, label))},
+        "faces": {label: card_face(game, label) for label in drawn},
+        "result": None,
+    }
+    if live.over:
+        words = game.result_words(live.state, live.totals.tolist(), names)
+        message["result"] = {"headline": words.headline, "lines": list(words.lines)}
+    return message
+
+
+@functools.lru_cache(maxsize=4096)  # card texts never change; every message looks them up
+def card_help(game: Game, label: str) -> str | None:
+    """The text of the card a label names, as the replay page finds it: by the label, else
+    by its name without what a view adds after it."""
+    return game.card_help(label) or game.card_help(face_name(label))
+
+
+@functools.lru_cache(maxsize=4096)
+def card_face(game: Game, label: str) -> dict[str, Any]:
+    """How the page draws the card a label names (``Game.card_face``): its value, colour
+    and symbols, read from the label alone."""
+    return game.card_face(label)
+
+
+def _labels_of(view: dict[str, Any]) -> set[str]:
+    labels = set(view["table"])
+    for player in view["players"]:
+        labels.update(player["hand"] or ())
+        labels.update(player["area"])
+    return labels
+
+
+def parse_move(text: str) -> dict[str, Any]:
+    """``{"type": "move", "step": int, "action": int, "reaction_ms": int | null}`` from a
+    seat's message, or ``ValueError``/``TypeError`` saying what is wrong."""
+    if len(text.encode()) > MAX_MESSAGE_BYTES:
+        raise ValueError(f"a message is at most {MAX_MESSAGE_BYTES} bytes")
+    data = json.loads(text)
+    if not isinstance(data, dict) or set(data) != MOVE_FIELDS or data["type"] != "move":
+        raise ValueError(f"a move has exactly the fields {sorted(MOVE_FIELDS)}")
+    for field in ("step", "action"):
+        if type(data[field]) is not int or data[field] < 0:
+            raise TypeError(f"{field} must be a whole number")
+    reaction = data["reaction_ms"]
+    if reaction is not None and (type(reaction) is not int or not 0 <= reaction <= MAX_REACTION_MS):
+        raise TypeError(f"reaction_ms must be null or a whole number up to {MAX_REACTION_MS}")
+    return data

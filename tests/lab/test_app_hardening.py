@@ -1,0 +1,121 @@
+"""The server's answers to a review's findings: a reissued token ends the old link's
+sockets and moves, a study GET changes nothing, deep or binary input is refused cleanly,
+and the lobby is bounded (open tables, admin only if configured)."""
+
+from __future__ import annotations
+
+import json
+
+import extras
+import pytest
+
+extras.require("lab")
+
+from fastapi.testclient import TestClient  # noqa: E402
+from starlette.websockets import WebSocketDisconnect  # noqa: E402
+from test_app import client_of, my_turn, open_table  # noqa: E402
+from test_study import ADMIN, STUDY  # noqa: E402
+
+from presages_env.lab.app import LabConfig, create_app  # noqa: E402
+
+DEEP = b"[" * 2000 + b"]" * 2000
+TABLE = {"game": "president", "players": 4, "seats": ["human", "random", "random", "random"]}
+
+
+def closing_code(socket) -> int:
+    """The code the server closes ``socket`` with, before it answers a move (so a server
+    that acknowledges the move fails the test rather than hangs it)."""
+    with pytest.raises(WebSocketDisconnect) as closed:
+        while socket.receive_json()["type"] not in ("ack", "refused", "error"):
+            pass
+    return closed.value.code
+
+
+def test_a_move_from_a_socket_whose_token_was_reissued_is_refused(tmp_path):
+    with client_of(f"sqlite:///{tmp_path / 'lab.db'}", idle_seconds=3600) as client:
+        table_id, token = open_table(client)
+        store = client.app.state.store
+        with client.websocket_connect(f"/ws/{table_id}/{token}") as old:
+            state = my_turn(old)
+            store.reissue_token(table_id, 0)  # the hub is not told: the move is checked
+            action = state["actions"][0]["action"]
+            move = {"type": "move", "step": state["step"], "action": action, "reaction_ms": 1}
+            old.send_text(json.dumps(move))
+            assert closing_code(old) == 1008
+        assert all(m["seat"] != 0 for m in store.table(table_id).moves)
+
+
+def test_issuing_a_study_link_closes_the_old_links_sockets_and_a_get_issues_none(tmp_path):
+    config = LabConfig(db_url=f"sqlite:///{tmp_path / 'lab.db'}", admin_token="sesame")
+    with TestClient(create_app(config)) as client:
+        made = client.post("/api/admin/studies", json=STUDY, headers=ADMIN).json()
+        api = f"/api/study/{made['study']}/worker-7"
+        store = client.app.state.store
+        assert client.get(api).json()["stage"] == "consent"
+        client.post(f"{api}/consent")  # consent records the participant, then deals game 1
+        tables = store.table_ids()
+        for _ in range(3):
+            assert "link" not in client.get(api).json()
+        assert store.table_ids() == tables  # a GET deals nothing and voids no link
+        first = client.post(f"{api}/play").json()["link"].partition("?")[0]
+        _, _, table_id, token = first.split("/")
+        with client.websocket_connect(f"/ws/{table_id}/{token}") as old:
+            assert old.receive_json()["type"] == "hello"
+            second = client.post(f"{api}/play").json()["link"]
+            assert second.split("/")[2] == table_id
+            assert closing_code(old) == 1008
+        assert client.get(first).status_code == 404  # the old link stops working
+
+
+def test_a_refused_answer_changes_nothing(tmp_path):
+    config = LabConfig(db_url=f"sqlite:///{tmp_path / 'lab.db'}", admin_token="sesame")
+    with TestClient(create_app(config)) as client:
+        made = client.post("/api/admin/studies", json=STUDY, headers=ADMIN).json()
+        store = client.app.state.store
+        store.add_participant(made["study"], "p1", "random")  # consented, no game dealt yet
+        answered = client.post(f"/api/study/{made['study']}/p1/answers", json={"junk": 1})
+        assert answered.status_code == 400
+        assert store.table_ids() == []
+        assert store.participant(made["study"], "p1")["games"] == {}
+
+
+def test_deeply_nested_bodies_are_refused_not_a_server_error(tmp_path):
+    config = LabConfig(db_url=f"sqlite:///{tmp_path / 'lab.db'}", admin_token="sesame")
+    with TestClient(create_app(config), raise_server_exceptions=False) as client:
+        made = client.post("/api/admin/studies", json=STUDY, headers=ADMIN).json()
+        for path in ("/api/tables", f"/api/study/{made['study']}/p1/answers"):
+            answer = client.post(path, content=DEEP)
+            assert answer.status_code == 400 and "nested" in answer.json()["error"], path
+
+
+def test_a_binary_frame_closes_the_socket_as_unsupported_data(tmp_path):
+    with client_of(f"sqlite:///{tmp_path / 'lab.db'}") as client:
+        table_id, token = open_table(client)
+        with client.websocket_connect(f"/ws/{table_id}/{token}") as socket:
+            assert socket.receive_json()["type"] == "hello"
+            socket.send_bytes(b"\x00")
+            assert closing_code(socket) == 1003
+
+
+def test_the_lobby_is_bounded_in_open_tables_and_can_be_admin_only(tmp_path):
+    with client_of(f"sqlite:///{tmp_path / 'a.db'}", max_open_tables=1) as client:
+        open_table(client)
+        refused = client.post("/api/tables", json=TABLE)
+        assert refused.status_code == 503 and "open tables" in refused.json()["error"]
+    with client_of(f"sqlite:///{tmp_path / 'b.db'}", lobby_admin_only=True) as client:
+        assert client.post("/api/tables", json=TABLE).status_code == 403
+        assert client.post("/api/tables", json=TABLE, headers=ADMIN).status_code == 200
+
+
+def test_serve_reads_its_database_and_admin_token_from_the_environment(monkeypatch):
+    from presages_env.__main__ import main
+    from presages_env.lab import cli
+
+    given = []
+    monkeypatch.setattr(cli, "serve", lambda *settings: given.append(settings))
+    monkeypatch.setenv("PRESAGES_LAB_DB", "sqlite:///lab.db")
+    monkeypatch.setenv("PRESAGES_LAB_ADMIN_TOKEN", "sesame")
+    assert main(["serve"]) == 0
+    assert given[0][2:4] == ("sqlite:///lab.db", "sesame")
+    assert main(["serve", "--admin-token", "other"]) == 0  # the command line comes first
+    assert given[1][3] == "other"

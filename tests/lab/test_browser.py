@@ -1,0 +1,268 @@
+"""The lab in a real headless Chromium (Selenium, as the replay page's tests): a person plays
+a whole Président game by clicking against three heuristics to its result and replay; two
+people sit at one Présages table as partners, each seeing only their own hand, and both
+finish; the lobby opens a table; a study participant goes from consent through a game and
+its questions to the end. Screenshots go to test-artifacts/; the browser logs no error."""
+
+from __future__ import annotations
+
+import json
+import threading
+import time
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+
+import extras
+import pytest
+from browser import chromium
+
+extras.require("lab")
+
+import uvicorn  # noqa: E402
+from selenium.common.exceptions import TimeoutException  # noqa: E402
+from selenium.webdriver.support.ui import Select, WebDriverWait  # noqa: E402
+
+import presages_env  # noqa: E402
+from presages_env.lab.app import LabConfig, create_app  # noqa: E402
+from presages_env.lab.store import SeatSpec  # noqa: E402
+
+ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
+WINDOW = (1280, 1000)
+WAIT = 120  # seconds a page may take to reach the next decision (agents think meanwhile)
+
+
+def free_port() -> int:
+    import socket
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@pytest.fixture
+def app(tmp_path: Path):
+    return create_app(LabConfig(db_url=f"sqlite:///{tmp_path / 'lab.db'}", admin_token="x"))
+
+
+@pytest.fixture
+def server(app) -> Iterator[str]:
+    """A lab server on a free local port, its SQLite file in ``tmp_path``."""
+    port = free_port()
+    config = uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning")
+    running = uvicorn.Server(config)
+    thread = threading.Thread(target=running.run, daemon=True)
+    thread.start()
+    while not running.started:
+        time.sleep(0.05)
+    yield f"http://127.0.0.1:{port}"
+    running.should_exit = True
+    thread.join(timeout=30)
+
+
+def open_table(base: str, game: str, seats: list[str], names: list[str | None]) -> dict:
+    body = {"game": game, "players": len(seats), "seats": seats, "names": names}
+    request = urllib.request.Request(
+        f"{base}/api/tables",
+        data=json.dumps(body).encode(),
+        headers={"Content-Type": "application/json"},
+    )
+    with urllib.request.urlopen(request) as answer:
+        return json.loads(answer.read())["links"]
+
+
+def move_or_result(driver, wait: float = WAIT) -> str:
+    """Wait until the page offers moves ("move") or shows the result ("over");
+    ``TimeoutException`` after ``wait`` seconds."""
+
+    def ready(d):
+        if d.find_element("id", "result").is_displayed():
+            return "over"
+        buttons = d.find_elements("css selector", "#actions button:not([disabled])")
+        return "move" if buttons else False
+
+    return WebDriverWait(driver, wait, poll_frequency=0.05).until(ready)
+
+
+def click_a_move(driver, step: int) -> None:
+    """Click one of the moves (by keyboard every third time: digits pick moves too)."""
+    buttons = driver.find_elements("css selector", "#actions button:not([disabled])")
+    if step % 3 == 0 and len(buttons) >= 2:
+        driver.find_element("tag name", "body").send_keys("2")
+    else:
+        buttons[step % len(buttons)].click()
+
+
+def errors_logged(driver) -> list[str]:
+    return [e["message"] for e in driver.get_log("browser") if e["level"] == "SEVERE"]
+
+
+def shot(driver, name: str) -> None:
+    ARTIFACTS.mkdir(exist_ok=True)
+    driver.save_screenshot(str(ARTIFACTS / f"lab-{name}.png"))
+
+
+def test_a_person_plays_a_whole_president_game_by_clicking(server):
+    links = open_table(
+        server, "president", ["human", *["heuristic"] * 3], ["Ada <b>", None, None, None]
+    )
+    driver = chromium(WINDOW)
+    try:
+        driver.get(server + links["0"])
+        steps = 0
+        while move_or_result(driver) == "move":
+            if steps == 2:
+                shot(driver, "president-turn")
+                assert "Ada <b> (P0)" in driver.find_element("id", "title").text  # as text
+                hand = driver.find_elements("css selector", ".seat.you .card")
+                assert hand and all(c.text for c in hand)
+                values = driver.find_elements("css selector", ".seat.you .card .value")
+                assert len(values) == len(hand) and all(v.text for v in values)  # as cards
+                assert len(driver.find_elements("css selector", ".seat:not(.you) .card.back"))
+            click_a_move(driver, steps)
+            steps += 1
+        assert steps > 3
+        headline = driver.find_element("id", "headline").text
+        assert headline.endswith("won")
+        shot(driver, "president-result")
+        places = driver.find_elements("css selector", "#places li")
+        assert len(places) == 4 and any("Ada <b> (P0)" in p.text for p in places)
+        driver.find_element("id", "replay").click()
+        assert driver.find_element("id", "title").text.startswith("Président")
+        shot(driver, "president-replay")
+        assert errors_logged(driver) == []
+    finally:
+        driver.quit()
+
+
+def hand_rows(driver) -> dict[str, list[str]]:
+    """Each seat box's hand row: its card labels (backs as ``""``)."""
+    return driver.execute_script(
+        """return Object.fromEntries(Array.from(document.querySelectorAll('.seat')).map(
+            (s) => [s.querySelector('.name').textContent,
+                    Array.from(s.querySelector('.row .cards').querySelectorAll('.card'))
+                      .map((c) => c.classList.contains('back') ? '' : c.textContent)]));"""
+    )
+
+
+def partners_deal(game, seats: tuple[int, int]) -> int:
+    """The first seed whose deal makes ``seats`` partners (Présages deals its teams)."""
+    return next(
+        seed
+        for seed in range(1000)
+        if len({int(game.teams(game.new_state(4, seed))[p]) for p in seats}) == 1
+    )
+
+
+def test_two_partners_at_one_presages_table_each_see_only_their_own_hand(app, server):
+    game = presages_env.get_game("presages")
+    seats = [SeatSpec("human", "Ann"), SeatSpec("human", "Bob")]
+    seats += [SeatSpec("heuristic", "heuristic")] * 2
+    seed = partners_deal(game, (0, 1))
+    table_id, tokens = app.state.store.create_table("presages", 4, {}, seed, seats, 120)
+    links = {str(p): f"/t/{table_id}/{token}" for p, token in tokens.items()}
+    drivers = [chromium(WINDOW), chromium(WINDOW)]
+    try:
+        for seat, driver in enumerate(drivers):
+            driver.get(server + links[str(seat)])
+        done, steps, checked = [False, False], 0, False
+        while not all(done):
+            for seat, driver in enumerate(drivers):
+                if done[seat]:
+                    continue
+                try:  # a moment only: the other person may be the one to act
+                    done[seat] = move_or_result(driver, 0.5) == "over"
+                except TimeoutException:
+                    continue
+                if done[seat]:
+                    continue
+                if not checked:
+                    rows = [hand_rows(d) for d in drivers]
+                    me, partner = "Ann (P0)", "Bob (P1)"
+                    roles = drivers[0].find_elements("css selector", ".seat .role")
+                    assert [r.text for r in roles][:2] == ["you", "partner"]
+                    assert all(rows[0][me]) and set(rows[0][partner]) == {""}
+                    assert all(rows[1][partner]) and set(rows[1][me]) == {""}
+                    colours = drivers[0].find_elements(
+                        "css selector", ".seat.you .card[class*='c-'] .band"
+                    )
+                    assert colours  # Présages cards show their colour
+                    shot(drivers[0], "presages-ann")
+                    shot(drivers[1], "presages-bob")
+                    checked = True
+                click_a_move(driver, steps)
+                steps += 1
+        assert checked
+        for seat, driver in enumerate(drivers):
+            assert driver.find_element("id", "headline").text
+            shot(driver, f"presages-result-{seat}")
+            assert errors_logged(driver) == []
+    finally:
+        for driver in drivers:
+            driver.quit()
+
+
+def test_the_lobby_opens_a_table_and_gives_one_link_per_person(server):
+    driver = chromium(WINDOW)
+    try:
+        driver.get(server + "/")
+        WebDriverWait(driver, 30).until(lambda d: d.find_elements("css selector", "#game option"))
+        Select(driver.find_element("id", "game")).select_by_visible_text("Président")
+        kinds = driver.find_elements("css selector", "#seats .kind")
+        assert len(kinds) == 4
+        Select(kinds[2]).select_by_value("human")
+        driver.find_element("css selector", "#create button").click()
+        WebDriverWait(driver, 30).until(lambda d: d.find_element("id", "made").is_displayed())
+        links = [a.get_attribute("href") for a in driver.find_elements("css selector", "#links a")]
+        assert len(links) == 2 and all("/t/" in link for link in links)
+        shot(driver, "lobby")
+        driver.get(links[1])
+        WebDriverWait(driver, WAIT).until(
+            lambda d: "you are player 3 (P2)" in d.title + d.find_element("id", "title").text
+        )
+        assert errors_logged(driver) == []
+    finally:
+        driver.quit()
+
+
+def test_a_study_participant_goes_from_consent_to_done(server):
+    study = {
+        "name": "a short study",
+        "game": "president",
+        "players": 4,
+        "options": {},
+        "conditions": {"heuristic": ["human", "heuristic", "heuristic", "heuristic"]},
+        "games_per_participant": 1,
+        "consent": "Your moves are stored without your name.",
+        "questions": ["How did your opponents play?"],
+        "seed": 1,
+        "idle_seconds": 120,
+    }
+    request = urllib.request.Request(
+        f"{server}/api/admin/studies",
+        data=json.dumps(study).encode(),
+        headers={"Content-Type": "application/json", "Authorization": "Bearer x"},
+    )
+    with urllib.request.urlopen(request) as answer:
+        link = json.loads(answer.read())["link"].replace("=ID", "=worker-7")
+    driver = chromium(WINDOW)
+    try:
+        driver.get(server + link)
+        WebDriverWait(driver, WAIT).until(lambda d: d.find_elements("id", "agree"))
+        assert "without your name" in driver.find_element("id", "consent").text
+        shot(driver, "study-consent")
+        driver.find_element("id", "agree").click()
+        steps = 0
+        while move_or_result(driver) == "move":
+            click_a_move(driver, steps)
+            steps += 1
+        driver.find_element("id", "continue").click()
+        WebDriverWait(driver, WAIT).until(lambda d: d.find_elements("id", "answer-0"))
+        driver.find_element("id", "answer-0").send_keys("They played well.")
+        shot(driver, "study-questions")
+        driver.find_element("css selector", "#stage button").click()
+        WebDriverWait(driver, WAIT).until(lambda d: d.find_elements("id", "done"))
+        shot(driver, "study-done")
+        assert errors_logged(driver) == []
+    finally:
+        driver.quit()

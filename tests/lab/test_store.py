@@ -1,0 +1,124 @@
+"""The lab's store on SQLite and on a real PostgreSQL: the schema from Alembic, seats behind
+hashed tokens, moves stored once per step, and a table's game rebuilt from its moves through
+the checked replay."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from sqlalchemy import inspect, text
+
+import presages_env
+from presages_env.agents import RandomAgent
+from presages_env.lab.live import LiveGame
+from presages_env.lab.store import Move, SeatSpec, StaleMove, Store, database_url
+
+SEATS = [SeatSpec("human", "Ada"), *[SeatSpec("heuristic", "heuristic")] * 3]
+
+
+def played(name: str, seed: int, moves: int) -> LiveGame:
+    game = presages_env.get_game(name)
+    live = LiveGame(game, game.default_players, seed, {})
+    agent = RandomAgent(seed)
+    for _ in range(moves):
+        mask = np.zeros(game.num_actions(live.num_players), dtype=np.int8)
+        mask[live.legal()] = 1
+        live.play(agent.act(np.zeros(1), mask))
+    return live
+
+
+def test_migrations_make_the_schema_and_run_again_harmlessly(store: Store):
+    store.migrate()
+    tables = set(inspect(store.engine).get_table_names())
+    assert {"lab_tables", "lab_seats", "lab_moves", "lab_studies", "lab_answers"} <= tables
+    with store.engine.connect() as connection:
+        assert (
+            connection.execute(text("select version_num from alembic_version")).scalar() == "0002"
+        )
+
+
+def test_a_seat_opens_with_its_token_only_and_the_database_keeps_no_token(store: Store):
+    table_id, tokens = store.create_table("president", 4, {}, 7, SEATS, 60)
+    assert list(tokens) == [0]
+    assert store.seat_of(table_id, tokens[0]) == 0
+    assert store.seat_of(table_id, tokens[0][:-1] + "x") is None
+    assert store.seat_of(table_id, "") is None
+    assert store.seat_of("other", tokens[0]) is None
+    with store.engine.connect() as connection:
+        dump = " ".join(map(str, connection.execute(text("select * from lab_seats")).all()))
+    assert tokens[0] not in dump
+
+
+def test_a_step_is_stored_once_and_the_game_rebuilds_from_the_moves(store: Store):
+    live = played("president", 3, 12)
+    table_id, _ = store.create_table("president", 4, {}, 3, SEATS, 60)
+    for step, action in enumerate(live.actions):
+        store.add_move(table_id, step, 0, action, f"move {step}", "human", 250 + step)
+    with pytest.raises(StaleMove, match="step 5"):
+        store.add_move(table_id, 5, 0, live.actions[5], "again", "human", 1)
+    data = store.table(table_id)
+    assert data.actions == live.actions and not data.finished
+    assert [m["reaction_ms"] for m in data.moves] == [250 + s for s in range(12)]
+    assert all(m["received_at"] for m in data.moves)
+    game = presages_env.get_game("president")
+    rebuilt = LiveGame.rebuilt(game, 4, data.seed, data.options, data.actions)
+    assert np.array_equal(rebuilt.state, live.state)
+    assert [e.text for e in rebuilt.events(0)] == [e.text for e in live.events(0)]
+
+
+def test_a_group_commit_stores_every_move_but_a_stale_one(store: Store):
+    first, _ = store.create_table("president", 4, {}, 1, SEATS, 60)
+    second, _ = store.create_table("president", 4, {}, 2, SEATS, 60)
+    store.add_move(first, 0, 0, 7, "played", "human")
+    group = [
+        Move(second, 0, 0, 3, "a", "agent"),
+        Move(first, 0, 0, 8, "double click", "human"),  # step 0 is stored
+        Move(first, 1, 1, 9, "last", "agent", None, True),
+    ]
+    outcomes = store.add_moves(group)
+    assert isinstance(outcomes[1], StaleMove) and "step 0 of table" in str(outcomes[1])
+    assert not isinstance(outcomes[0], StaleMove) and not isinstance(outcomes[2], StaleMove)
+    assert store.table(first).actions == [7, 9] and store.table(first).finished
+    assert store.table(second).actions == [3] and not store.table(second).finished
+
+
+def test_stored_moves_that_the_rules_refuse_are_not_replayed():
+    live = played("president", 3, 6)
+    game = presages_env.get_game("president")
+    illegal = [a for a in range(game.num_actions(4)) if a not in live.legal()][0]
+    with pytest.raises(ValueError, match="action #6"):
+        LiveGame.rebuilt(game, 4, 3, {}, [*live.actions, illegal])
+
+
+def test_the_last_move_marks_the_table_finished(store: Store):
+    table_id, _ = store.create_table("president", 4, {}, 1, SEATS, 60)
+    store.add_move(table_id, 0, 0, 1, "last", "agent", None, finished=True)
+    assert store.table(table_id).finished
+    assert store.table_ids(finished=True) == [table_id]
+    assert store.table_ids(finished=False) == []
+
+
+def test_database_urls(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    assert database_url(None) == "sqlite:///runs/lab.sqlite3"
+    assert database_url("postgresql://u:p@h/db") == "postgresql+psycopg://u:p@h/db"
+    with pytest.raises(ValueError, match="SQLite or PostgreSQL"):
+        database_url("mysql://h/db")
+
+
+@pytest.mark.parametrize(("durability", "synchronous"), [("process", 1), ("power", 2)])
+def test_sqlite_commits_as_durable_as_asked(tmp_path, durability, synchronous):
+    store = Store(f"sqlite:///{tmp_path / 'lab.db'}", durability)
+    with store.engine.connect() as connection:
+        assert connection.execute(text("PRAGMA journal_mode")).scalar() == "wal"
+        assert connection.execute(text("PRAGMA synchronous")).scalar() == synchronous
+    store.close()
+    with pytest.raises(ValueError, match="durability"):
+        Store(f"sqlite:///{tmp_path / 'lab.db'}", "sometimes")
+
+
+def test_a_missing_table_or_seat_is_named_not_taken_for_a_stale_move(store: Store):
+    with pytest.raises(LookupError, match="no table 'nope'"):
+        store.add_move("nope", 0, 0, 1, "a move", "human")
+    with pytest.raises(LookupError, match="no seat 0"):
+        store.reissue_token("nope", 0)
