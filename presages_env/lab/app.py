@@ -5,7 +5,13 @@ script (the pages load their script from /static).
 Bounds: a request body and a WebSocket message have a size cap, a socket a message rate,
 the server a number of open sockets (and a seat a few); a WebSocket from a browser must come
 from the server's own origin (or one the config allows). Admin routes need the admin token
-given at start-up, as ``Authorization: Bearer TOKEN``."""
+given at start-up, as ``Authorization: Bearer TOKEN``.
+
+A WebSocket is refused before its handshake with HTTP 403 for what retrying cannot mend (no
+such seat, a foreign origin) and HTTP 503 with ``Retry-After`` for what it may: the server's
+or the seat's sockets at their bound, or a table that cannot be opened now (its database
+busy or gone, its game failing to load: logged with the cause). Nothing a connection meets
+before its handshake becomes a server error (HTTP 500)."""
 
 from __future__ import annotations
 
@@ -16,6 +22,7 @@ import dataclasses
 import hashlib
 import hmac
 import json
+import logging
 import re
 import time
 from importlib.resources import files
@@ -24,6 +31,8 @@ from typing import Any
 from fastapi import FastAPI, Request, WebSocket, WebSocketDisconnect
 from fastapi.responses import HTMLResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
+from sqlalchemy.exc import OperationalError
+from starlette.websockets import WebSocketDisconnected
 
 from presages_env import records
 from presages_env.core.files import parse_json
@@ -31,7 +40,7 @@ from presages_env.lab import lobby, study_flow
 from presages_env.lab.agents_pool import AgentPool
 from presages_env.lab.hub import POLICY_VIOLATION, Hub, MoveRefused
 from presages_env.lab.protocol import messages
-from presages_env.lab.store import Store
+from presages_env.lab.store import LinkReplaced, Store, hash_token
 from presages_env.lab.study import MAX_STUDY_BYTES, load_study
 from presages_env.ui.card_parts import card_part, with_card_parts
 from presages_env.ui.replay_page import replay_page
@@ -44,6 +53,8 @@ MAX_BODY = 4096  # bytes of a request to create a table
 MAX_DEPTH = 4  # how deep a request's JSON may nest
 UNSUPPORTED_DATA = 1003  # the WebSocket close code for a binary frame
 INLINE_SCRIPT = re.compile(r"<script>(.*?)</script>", re.S)
+RETRY_AFTER = 2  # seconds a refused WebSocket is told to wait (HTTP 503 Retry-After)
+LOG = logging.getLogger(__name__)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -81,6 +92,13 @@ def create_app(config: LabConfig | None = None, store: Store | None = None) -> F
 
     app.router.lifespan_context = lifespan
     app.mount("/static", StaticFiles(directory=str(static)), name="static")
+
+    @app.exception_handler(OperationalError)
+    async def database_unavailable(request: Request, error: OperationalError) -> JSONResponse:
+        """A page or call that met the database busy or gone: logged, and a retry (503 with
+        ``Retry-After``), as a WebSocket's handshake is, never a server error."""
+        LOG.error("%s %s: the database is unavailable: %s", request.method, request.url.path, error)
+        return _retry_later("the database is unavailable now")
 
     @app.get("/cards.{kind}")
     async def card_part_file(kind: str) -> Response:
@@ -222,8 +240,14 @@ def create_app(config: LabConfig | None = None, store: Store | None = None) -> F
         if origin is not None and not _same_origin(origin, socket, config.allowed_origins):
             await socket.close(POLICY_VIOLATION, "origin not allowed")
             return
-        seat = await _seat(table_id, token)
-        table = await app.state.hub.table(table_id) if seat is not None else None
+        try:
+            seat = await _seat(table_id, token)
+            table = await app.state.hub.table(table_id) if seat is not None else None
+        except Exception:  # the database, or the table's game failing to load: logged, and
+            # refused as a retry, never answered with a server error
+            LOG.exception("table %.32r: a connection could not open it", table_id)
+            await _unavailable(socket, "the table cannot be opened now")
+            return
         if table is None:
             await socket.close(POLICY_VIOLATION, "no such seat")
             return
@@ -231,7 +255,7 @@ def create_app(config: LabConfig | None = None, store: Store | None = None) -> F
             app.state.sockets >= config.max_sockets
             or len(table.sockets.get(seat, ())) >= config.max_sockets_per_seat
         ):
-            await socket.close(POLICY_VIOLATION, "too many connections")
+            await _unavailable(socket, "too many connections")
             return
         await socket.accept()
         app.state.sockets += 1
@@ -239,6 +263,7 @@ def create_app(config: LabConfig | None = None, store: Store | None = None) -> F
         try:
             await hub.join(table, seat, socket)
             bucket = _Bucket(config.messages_per_second, config.burst)
+            token_hash = hash_token(token)  # each move's link, checked as it is stored
             while True:
                 frame = await socket.receive()
                 if frame["type"] == "websocket.disconnect":
@@ -250,19 +275,19 @@ def create_app(config: LabConfig | None = None, store: Store | None = None) -> F
                 if not bucket.take():
                     await socket.close(POLICY_VIOLATION, "too many messages")
                     return
-                if await _seat(table_id, token) != seat:  # its link was replaced meanwhile
-                    await socket.close(POLICY_VIOLATION, "this link was replaced")
-                    return
                 try:
                     move = messages.parse_move(text)
-                    await hub.human_move(table, seat, move)
+                    await hub.human_move(table, seat, move, token_hash)
                 except (ValueError, TypeError) as error:  # MoveRefused among them
                     refused = "refused" if isinstance(error, MoveRefused) else "error"
                     await socket.send_text(json.dumps({"type": refused, "reason": str(error)}))
                     continue
+                except LinkReplaced:  # its seat's token was reissued meanwhile
+                    await socket.close(POLICY_VIOLATION, "this link was replaced")
+                    return
                 await socket.send_text(json.dumps({"type": "ack", "step": move["step"]}))
-        except WebSocketDisconnect:
-            pass
+        except (WebSocketDisconnect, WebSocketDisconnected):  # the latter: a send after the
+            pass  # socket was closed meanwhile (a broadcast found it gone, or it was revoked)
         finally:
             app.state.sockets -= 1
             hub.leave(table, seat, socket)
@@ -295,6 +320,18 @@ async def _body(request: Request, what: str) -> Any:
 
 def _refusal(reason: str, status: int = 400) -> JSONResponse:
     return JSONResponse({"error": reason}, status_code=status)
+
+
+def _retry_later(reason: str) -> JSONResponse:
+    """HTTP 503 with ``Retry-After``: what the client may try again."""
+    refusal = _refusal(f"{reason}: try again later", 503)
+    refusal.headers["Retry-After"] = str(RETRY_AFTER)
+    return refusal
+
+
+async def _unavailable(socket: WebSocket, reason: str) -> None:
+    """Refuse the WebSocket's handshake with HTTP 503: try again after ``RETRY_AFTER``."""
+    await socket.send_denial_response(_retry_later(reason))
 
 
 def _is_admin(request: Request, admin_token: str | None) -> bool:

@@ -5,6 +5,8 @@ A move, a person's or an agent's, is checked (the seat's turn, the step it answe
 action), stored and committed, and only then played on the table and acknowledged; every
 seat then gets its new view. Agents think in the pool's threads; a person whose turn lasts
 longer than the table's idle time has the heuristic play for them (the table page says so).
+A socket that takes no view for ``SEND_SECONDS`` (a client that stopped reading) is dropped
+and closed once it can be, rather than holding up its table.
 """
 
 from __future__ import annotations
@@ -28,6 +30,8 @@ from presages_env.lab.store import Move, StaleMove, Store, TableData
 
 LOG = logging.getLogger(__name__)
 POLICY_VIOLATION = 1008  # the WebSocket close code for a broken rule
+TRY_AGAIN_LATER = 1013  # the WebSocket close code for a socket dropped as too slow
+SEND_SECONDS = 10.0  # how long a table waits for one socket to take a view
 
 
 class MoveRefused(ValueError):
@@ -72,6 +76,7 @@ class Hub:
         self._loading: dict[str, asyncio.Lock] = {}  # per table id: one table's load
         # (a PPO checkpoint, a replay) never holds up another's
         self._committer = Committer(store)
+        self._dropping: set[asyncio.Task] = set()  # closes of sockets dropped (_drop)
 
     async def table(self, table_id: str) -> Table | None:
         """The table, rebuilt from the store on first use; None if there is none. A finished
@@ -104,26 +109,43 @@ class Hub:
         table.sockets.get(seat, set()).discard(socket)
 
     async def revoke(self, table_id: str, seat: int) -> None:
-        """Close the seat's open sockets: its token was reissued, so their link is void."""
+        """Drop the seat's open sockets: its token was reissued, so their link is void."""
         table = self.tables.get(table_id)
         for socket in list(table.sockets.get(seat, ())) if table else ():
-            with contextlib.suppress(Exception):  # one closing already
-                await socket.close(POLICY_VIOLATION, "this link was replaced")
+            self._drop(table, seat, socket, POLICY_VIOLATION, "this link was replaced")
 
-    async def human_move(self, table: Table, seat: int, move: dict[str, Any]) -> None:
-        """Play a person's move (parsed by ``messages.parse_move``) once it is stored."""
+    def _drop(self, table: Table, seat: int, socket: WebSocket, code: int, reason: str) -> None:
+        """Send the socket no more views, and close it once its client reads (a close, like
+        a send, waits for that: nothing waits for the close)."""
+        self.leave(table, seat, socket)
+        closing = asyncio.create_task(_closed(socket, code, reason))
+        self._dropping.add(closing)
+        closing.add_done_callback(self._dropping.discard)
+
+    async def human_move(
+        self, table: Table, seat: int, move: dict[str, Any], token_hash: str
+    ) -> None:
+        """Play a person's move (parsed by ``messages.parse_move``) once it is stored;
+        ``LinkReplaced`` if the seat's token is no longer ``token_hash``'s (checked as it is
+        stored, so a move costs no lookup of its own)."""
         async with table.lock:
             live = table.live
             if move["step"] != live.step:
                 raise MoveRefused(f"step {move['step']} is not the current step {live.step}")
             if live.current != seat:
                 raise MoveRefused("it is not your turn")
-            await self._commit(table, seat, move["action"], HUMAN, move["reaction_ms"])
+            await self._commit(table, seat, move["action"], HUMAN, move["reaction_ms"], token_hash)
         await self._broadcast(table)
         self._wake(table)
 
     async def _commit(
-        self, table: Table, seat: int, action: int, by: str, reaction_ms: int | None
+        self,
+        table: Table,
+        seat: int,
+        action: int,
+        by: str,
+        reaction_ms: int | None,
+        token_hash: str | None = None,
     ) -> None:
         """Check the move is legal, store it (committed), then play it: under the table's
         lock, so no path (a person, an agent, the stand-in) stores a move the replay refuses."""
@@ -136,7 +158,9 @@ class Hub:
         label, over = live.label(action), live.ends_with(action)
         try:
             await self._committer.commit(
-                Move(table.data.id, live.step, seat, action, label, by, reaction_ms, over)
+                Move(
+                    table.data.id, live.step, seat, action, label, by, reaction_ms, over, token_hash
+                )
             )
         except StaleMove as error:
             raise MoveRefused(str(error)) from None
@@ -195,18 +219,31 @@ class Hub:
         return built[1]
 
     async def _broadcast(self, table: Table) -> None:
-        for seat, sockets in list(table.sockets.items()):
-            if not sockets:
-                continue
-            text = self._state(table, seat)
-            for socket in list(sockets):
-                with contextlib.suppress(Exception):  # a closed socket leaves on its own
-                    await socket.send_text(text)
+        """Send every socket its seat's view, all at once, none waited for past
+        ``SEND_SECONDS``."""
+        await asyncio.gather(
+            *(
+                self._send(table, seat, socket, self._state(table, seat))
+                for seat, sockets in list(table.sockets.items())
+                for socket in list(sockets)
+            )
+        )
+
+    async def _send(self, table: Table, seat: int, socket: WebSocket, text: str) -> None:
+        try:
+            await asyncio.wait_for(socket.send_text(text), SEND_SECONDS)
+        except TimeoutError:  # its client stopped reading: the table goes on without it
+            LOG.warning("table %s: a socket of seat %d took no view; dropped", table.data.id, seat)
+            self._drop(table, seat, socket, TRY_AGAIN_LATER, "too slow")
+        except Exception:  # a closed socket leaves on its own
+            pass
 
     async def close(self) -> None:
         for table in self.tables.values():
             if table.runner is not None:
                 table.runner.cancel()
+        for closing in list(self._dropping):
+            closing.cancel()
         self._committer.close()
 
 
@@ -250,6 +287,12 @@ class Committer:
 
     def close(self) -> None:
         self._writer.shutdown(wait=True)  # a group being committed is finished, not dropped
+
+
+async def _closed(socket: WebSocket, code: int, reason: str) -> None:
+    """Close ``socket`` once its client reads (or its connection is lost)."""
+    with contextlib.suppress(Exception):  # closed or gone meanwhile
+        await socket.close(code, reason)
 
 
 def _report_failure(runner: asyncio.Task) -> None:

@@ -7,7 +7,9 @@ never holds a working link. Its moves are the actions in order, each with the se
 receive time and the reaction time the browser measured. ``(table, step)`` is the moves'
 primary key, so a move played twice (a double click, a replayed message) can never be
 stored twice: :meth:`Store.add_move` raises :class:`StaleMove` instead, after nothing was
-written. A table's game is rebuilt from its stored moves (``live.LiveGame.rebuilt``).
+written. A person's move carries its link's token hash and is refused in the transaction
+that would store it (:class:`LinkReplaced`) if the seat's token was reissued meanwhile. A
+table's game is rebuilt from its stored moves (``live.LiveGame.rebuilt``).
 """
 
 from __future__ import annotations
@@ -119,6 +121,10 @@ class StaleMove(Exception):
     """A move for a step already played (a double click, a replayed message)."""
 
 
+class LinkReplaced(Exception):
+    """A person's move through a link whose seat token was reissued since it was opened."""
+
+
 @dataclasses.dataclass(frozen=True)
 class SeatSpec:
     kind: str  # "human" or an agent of the allow-list
@@ -137,6 +143,7 @@ class Move:
     by: str  # "human", "agent", "timeout" or "stand_in"
     reaction_ms: int | None = None
     finished: bool = False
+    token_hash: str | None = None  # a person's move: the hash of the token it came with
 
 
 @dataclasses.dataclass(frozen=True)
@@ -316,17 +323,23 @@ class Store:
             raise outcome
         return outcome
 
-    def add_moves(self, moves: list[Move]) -> list[dt.datetime | StaleMove | LookupError]:
+    def add_moves(
+        self, moves: list[Move]
+    ) -> list[dt.datetime | StaleMove | LinkReplaced | LookupError]:
         """Store the moves in one transaction (one sync to disk for all: a group commit),
-        committed on return; each move's receive time, or the :class:`StaleMove` it is (a
-        step already stored: then the others are stored one by one, that one not at all),
-        or a ``LookupError`` for a table that does not exist."""
+        committed on return; each move's receive time, or why it was refused: the
+        :class:`StaleMove` it is (a step already stored), :class:`LinkReplaced` (its token
+        was reissued) or a ``LookupError`` (no such table). After a refusal the others are
+        stored one by one, the refused one not at all."""
         received = now()
         try:
             with Session(self.engine) as session, session.begin():
                 for move in moves:
                     _write_move(session, move, received)
             return [received] * len(moves)
+        except LinkReplaced as error:
+            if len(moves) == 1:
+                return [error]
         except IntegrityError:
             if len(moves) == 1:
                 move = moves[0]
@@ -485,7 +498,13 @@ class Store:
 
 def _write_move(session: Session, move: Move, received: dt.datetime) -> None:
     fields = dataclasses.asdict(move)
-    finished = fields.pop("finished")
+    finished, token_hash = fields.pop("finished"), fields.pop("token_hash")
+    if token_hash is not None:  # checked where it is stored: no reissue slips in between
+        seat = session.get(SeatRow, (move.table_id, move.seat))
+        if seat is not None and seat.token_hash != token_hash:
+            raise LinkReplaced(
+                f"the link to seat {move.seat} of table {move.table_id} was replaced"
+            )
     session.add(MoveRow(**fields, received_at=received))
     session.flush()  # the move first: a stored step stops here, and the table row exists
     if finished:

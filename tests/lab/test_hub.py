@@ -1,5 +1,6 @@
 """The hub's checks on every path a move takes: an agent's illegal move is never stored
-(the stand-in plays instead), so the table still loads after a restart."""
+(the stand-in plays instead), so the table still loads after a restart; a table is never
+held up by one table's load or one client that stopped reading."""
 
 from __future__ import annotations
 
@@ -13,7 +14,7 @@ extras.require("lab")
 
 from presages_env.lab.agents_pool import AgentPool  # noqa: E402
 from presages_env.lab.hub import Hub  # noqa: E402
-from presages_env.lab.store import SeatSpec, Store  # noqa: E402
+from presages_env.lab.store import SeatSpec, Store, hash_token  # noqa: E402
 
 
 def test_an_agents_illegal_move_is_never_stored_and_the_stand_in_plays_it(tmp_path, caplog):
@@ -82,6 +83,64 @@ def test_a_table_that_loads_slowly_holds_up_no_other_table(tmp_path, monkeypatch
             assert (await loading).data.id == slow
         finally:
             released.set()
+            await hub.close()
+            pool.close()
+
+    asyncio.run(main())
+
+
+class Client:
+    """A socket's client that takes ``reads`` messages, then stops reading (a frozen tab):
+    a send or a close past those never completes."""
+
+    def __init__(self, reads: int) -> None:
+        self.reads, self.texts = reads, []
+        self.closed = asyncio.Event()
+        self.close_code = None
+
+    async def send_text(self, text: str) -> None:
+        if len(self.texts) == self.reads:
+            await asyncio.Event().wait()
+        self.texts.append(text)
+
+    async def close(self, code: int, reason: str) -> None:
+        self.close_code = code
+        self.closed.set()
+        if len(self.texts) == self.reads:
+            await asyncio.Event().wait()
+
+
+def test_a_client_that_stopped_reading_holds_up_neither_its_table_nor_a_revoke(
+    tmp_path, monkeypatch
+):
+    from presages_env.lab import hub as hub_module
+
+    monkeypatch.setattr(hub_module, "SEND_SECONDS", 0.1)
+    store = Store(f"sqlite:///{tmp_path / 'lab.db'}")
+    store.migrate()
+    table_id, tokens = store.create_table("president", 4, {}, 3, [SeatSpec("human", "p")] * 4, 60)
+
+    async def main() -> None:
+        pool = AgentPool(1)
+        hub = Hub(store, pool)
+        try:
+            table = await hub.table(table_id)
+            mover = table.live.current
+            frozen, reading = Client(reads=2), Client(reads=1000)  # 2: the hello, a view
+            await hub.join(table, (mover + 1) % 4, frozen)
+            await hub.join(table, (mover + 2) % 4, reading)
+            move = {"step": 0, "action": table.live.legal()[0], "reaction_ms": 1}
+            await asyncio.wait_for(
+                hub.human_move(table, mover, move, hash_token(tokens[mover])), 30
+            )
+            assert len(reading.texts) == 3 and '"step": 1' in reading.texts[-1]
+            await asyncio.wait_for(frozen.closed.wait(), 30)  # to be closed as it reads again
+            assert frozen.close_code == 1013 and frozen not in table.sockets[(mover + 1) % 4]
+            reading.reads = len(reading.texts)  # it freezes, then its link is replaced
+            await asyncio.wait_for(hub.revoke(table_id, (mover + 2) % 4), 30)
+            await asyncio.wait_for(reading.closed.wait(), 30)
+            assert reading.close_code == 1008 and not table.sockets[(mover + 2) % 4]
+        finally:
             await hub.close()
             pool.close()
 

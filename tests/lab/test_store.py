@@ -11,7 +11,15 @@ from sqlalchemy import inspect, text
 import presages_env
 from presages_env.agents import RandomAgent
 from presages_env.lab.live import LiveGame
-from presages_env.lab.store import Move, SeatSpec, StaleMove, Store, database_url
+from presages_env.lab.store import (
+    LinkReplaced,
+    Move,
+    SeatSpec,
+    StaleMove,
+    Store,
+    database_url,
+    hash_token,
+)
 
 SEATS = [SeatSpec("human", "Ada"), *[SeatSpec("heuristic", "heuristic")] * 3]
 
@@ -80,6 +88,25 @@ def test_a_group_commit_stores_every_move_but_a_stale_one(store: Store):
     assert not isinstance(outcomes[0], StaleMove) and not isinstance(outcomes[2], StaleMove)
     assert store.table(first).actions == [7, 9] and store.table(first).finished
     assert store.table(second).actions == [3] and not store.table(second).finished
+
+
+def test_a_persons_move_through_a_replaced_link_is_refused_where_it_would_be_stored(
+    store: Store,
+):
+    table_id, tokens = store.create_table("president", 4, {}, 1, SEATS, 60)
+    other, _ = store.create_table("president", 4, {}, 2, SEATS, 60)
+    old = hash_token(tokens[0])
+    fresh = hash_token(store.reissue_token(table_id, 0))
+    group = [
+        Move(table_id, 0, 0, 7, "through the old link", "human", 1, token_hash=old),
+        Move(other, 0, 0, 3, "an agent's", "agent"),
+    ]
+    outcomes = store.add_moves(group)
+    assert isinstance(outcomes[0], LinkReplaced) and not isinstance(outcomes[1], Exception)
+    assert store.table(table_id).actions == [] and store.table(other).actions == [3]
+    moved = Move(table_id, 0, 0, 7, "through the new link", "human", 1, token_hash=fresh)
+    assert not isinstance(store.add_moves([moved])[0], Exception)
+    assert store.table(table_id).actions == [7]
 
 
 def test_stored_moves_that_the_rules_refuse_are_not_replayed():
