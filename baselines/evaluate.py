@@ -122,7 +122,7 @@ def main() -> None:
     else:
         results = round_robin(args.game, agents, args.games, progress=True, **setting)
     sections = [
-        f"# Evaluation: {args.game}, {results[0].num_players} players",
+        f"# Evaluation: {get_game(args.game).title}, {results[0].num_players} players",
         f"{args.games:,} games per ordered pair, seed {args.seed}. The agent plays one side "
         "(a seat or a team), the opponents every other side; chance is the win rate of an "
         "agent exactly as strong as its opponents. Ties for the top count as half a win.",

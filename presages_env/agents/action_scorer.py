@@ -23,6 +23,7 @@ workspace (:data:`SCORING_WORKSPACE_BYTES`) besides the scores, whatever the bat
 
 from __future__ import annotations
 
+import copy
 import math
 from collections.abc import Iterator, Mapping, Sequence
 from itertools import islice
@@ -99,6 +100,13 @@ class ActionScorer:
         scorer.network.load_state_dict(saved["policy"])
         return scorer
 
+    def frozen_copy(self) -> ActionScorer:
+        """A copy of the network as it stands that no later update changes (no gradients,
+        evaluation mode); nothing is drawn from torch's random stream."""
+        frozen = copy.copy(self)  # the game, its bounds and scale are shared, never written
+        frozen.network = copy.deepcopy(self.network).requires_grad_(False).eval()
+        return frozen
+
     def to(self, device: Any) -> ActionScorer:
         import torch
 
@@ -147,6 +155,26 @@ class ActionScorer:
         rows = torch.arange(obs.shape[0], device=self.device)
         return self.pair_scores(self.encode(obs), rows, action_features.to(self.device))
 
+    def legal_logits(self, obs: np.ndarray, masks: np.ndarray, fill: float):
+        """The scores ``[N, A]`` as a tensor through which gradients flow, ``fill`` where an
+        action is not legal: the logits of the scorer read as a policy (PPO over action
+        features). ``obs`` are rows the kernels trust; only the legal pairs' features are
+        kept, computed a chunk of rows at a time."""
+        import torch
+
+        legal = masks != 0
+        pairs = np.empty((int(legal.sum()), self.features.ACTION_FEATURES), np.float32)
+        done = 0
+        for rows, features in self._feature_chunks(obs, masks):
+            chunk = features[legal[rows]]
+            pairs[done : done + len(chunk)] = chunk
+            done += len(chunk)
+        codes = self.encode(torch.as_tensor(obs))
+        rows = torch.as_tensor(np.nonzero(legal)[0], device=self.device)
+        scores = self.pair_scores(codes, rows, torch.as_tensor(pairs, device=self.device))
+        logits = torch.full(legal.shape, fill, dtype=torch.float32, device=self.device)
+        return logits.masked_scatter(torch.as_tensor(legal, device=self.device), scores.float())
+
     def legal_scores(self, obs: np.ndarray, masks: np.ndarray) -> np.ndarray:
         """Scores ``float32[N, A]`` of every legal action (``-inf`` elsewhere), for rows the
         kernels trust."""
@@ -162,12 +190,19 @@ class ActionScorer:
         the scores ``float32[R, A]`` of their legal actions (``-inf`` elsewhere) and the
         action features ``float32[R, A, F]`` they were computed from, the next chunk's
         features computed only once these are let go."""
+        for rows, features in self._feature_chunks(obs, masks):
+            yield rows, self._chunk_scores(obs[rows], masks[rows], features), features
+
+    def _feature_chunks(
+        self, obs: np.ndarray, masks: np.ndarray
+    ) -> Iterator[tuple[slice, np.ndarray]]:
+        """The action features ``float32[R, A, F]`` of the batch, a chunk of rows at a time."""
         step = self._chunk_rows(masks.shape[1])
         for start in range(0, len(masks), step):
             rows = slice(start, start + step)
             features = np.empty((*masks[rows].shape, self.features.ACTION_FEATURES), np.float32)
             self.features.action_features(obs[rows], features)
-            yield rows, self._chunk_scores(obs[rows], masks[rows], features), features
+            yield rows, features
 
     def _chunk_rows(self, num_actions: int) -> int:
         """Rows scored at once: within :data:`SCORING_CHUNK_BYTES` for ``num_actions`` values

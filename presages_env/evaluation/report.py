@@ -210,9 +210,17 @@ def cross_play_figure(
     return figure
 
 
+def game_title(name: str) -> str:
+    """``name``'s title ("Présages") if it names a registered game, else ``name`` as it is."""
+    from presages_env.games import GAME_CLASSES, get_game
+
+    return get_game(name).title if name in GAME_CLASSES else name
+
+
 def setting_title(games: Iterable[str], players: Iterable[int], method: str) -> str:
-    """A figure's first title line: the game(s), the player count(s) and the method."""
-    names = ", ".join(dict.fromkeys(games)) or "no games"
+    """A figure's first title line: the game(s) as people write them, the player count(s)
+    and the method."""
+    names = ", ".join(dict.fromkeys(game_title(game) for game in games)) or "no games"
     counts = "/".join(str(n) for n in sorted(set(players)))
     return f"{names}, {counts} players: {method}" if counts else f"{names}: {method}"
 
@@ -238,16 +246,22 @@ def even_fill(line: str, width: int) -> str:
 
 
 def fit_title(axes: Axes, *lines: str, fontsize: float = 10) -> None:
-    """Set ``axes``' title to ``lines``, wrapped narrower until it lies inside the figure: a
-    title is centred over its axes, which long tick labels push to one side, so a title
-    wrapped to the figure's width can still run off one edge."""
+    """Set ``axes``' title to ``lines``, wrapped narrower until it lies inside the figure and
+    clear of a legend beside the plot: a title is centred over its axes, which long tick
+    labels push to one side, so a title wrapped to the figure's width can still run off one
+    edge or under the legend."""
     figure = axes.get_figure()
     width = int(13 * figure.get_figwidth() * 10 / fontsize)
     while True:
         axes.set_title(wrapped_title(figure, *lines, width=width), fontsize=fontsize)
         figure.canvas.draw()  # lays the figure out, so the title's place is known
         box, frame = axes.title.get_window_extent(), figure.bbox
-        if (box.x0 >= frame.x0 + MARGIN and box.x1 <= frame.x1 - MARGIN) or width <= 20:
+        right = frame.x1 - MARGIN
+        for legend in figure.legends:  # a legend beside the plot, level with the title
+            beside = legend.get_window_extent()
+            if beside.y0 < box.y1 and beside.y1 > box.y0:
+                right = min(right, beside.x0 - MARGIN)
+        if (box.x0 >= frame.x0 + MARGIN and box.x1 <= right) or width <= 20:
             return
         width -= max(2, width // 10)
 

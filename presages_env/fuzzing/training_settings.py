@@ -148,6 +148,16 @@ def _sb3_base(game: str, out_dir: str) -> TrainConfig:
     )
 
 
+def _scorer_ppo_base(game: str, out_dir: str) -> BatchedPPOConfig:
+    """The batched trainer with an action scorer as its policy."""
+    return dataclasses.replace(
+        _batched_base(game, out_dir),
+        policy="action_features",
+        action_net_arch=(8,),
+        head_net_arch=(16,),
+    )
+
+
 def _dmc_base(game: str, out_dir: str) -> dmc.DMCConfig:
     return dmc.dmc_config(
         game=game,
@@ -193,6 +203,14 @@ TRAINERS = (
     Trainer(
         "BatchedPPOConfig",
         _batched_base,
+        _built_by(game_config),
+        check_config,
+        train_batched,
+        ("num_envs", "rollout_steps"),
+    ),
+    Trainer(
+        "BatchedPPOConfig, action-feature policy",
+        _scorer_ppo_base,
         _built_by(game_config),
         check_config,
         train_batched,

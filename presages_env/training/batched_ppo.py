@@ -9,8 +9,12 @@ seat in self-play); ``critic="global"`` gives the value function the game's glob
 (MAPPO-style: the actor still reads only its seat's features). Opponent pools: a share of the
 deals puts the learner against a baseline agent or a frozen snapshot of itself.
 
-The policy is an sb3-contrib ``MaskableActorCriticPolicy``, so what this trainer writes is the
-same ``policy.pt`` as every other trainer (``PPOAgent.load``, ``to_sb3``, the tournaments).
+The policy (``policy``) is either ``"flat"``, an sb3-contrib ``MaskableActorCriticPolicy`` with
+one logit per action id, so what this trainer writes is the same ``policy.pt`` as every other
+trainer (``PPOAgent.load``, ``to_sb3``, the tournaments); or ``"action_features"``, an
+:class:`~presages_env.agents.action_scorer.ActionScorer` whose score of each legal action,
+from the observation and what the action is, is its logit (DanZero+'s PPO), with its own
+critic MLP; it saves as an action-scorer checkpoint (``ActionScorerAgent.load``, ``dmc:PATH``).
 Hyper-parameters per game: ``hyperparameters.json`` beside this module.
 """
 
@@ -25,12 +29,18 @@ from typing import Any
 
 import numpy as np
 
+from presages_env.agents.action_scorer import (
+    SCORING_WORKSPACE_BYTES,
+    ActionScorer,
+    ActionScorerAgent,
+)
 from presages_env.agents.base import Agent, ErringAgent
 from presages_env.agents.features import make_features
 from presages_env.agents.ppo import PPOAgent, frozen_copy, policy_metadata, shipped_checkpoint
+from presages_env.core.validation import offset_seed
 from presages_env.evaluation.learning_curve import LearningCurve
 from presages_env.games import get_game
-from presages_env.training.config import PPOConfig
+from presages_env.training.config import PPOConfig, ScorerConfig
 from presages_env.training.critic_input import critic_state_size
 from presages_env.training.opponents import EpsilonCurriculum, graded, opponent_agents
 from presages_env.training.rollout import SelfPlayRollouts
@@ -55,15 +65,19 @@ from presages_env.training.settings import (
 )
 
 PRECISIONS = ("float32", "bfloat16", "auto")
+POLICIES = ("flat", "action_features")  # one logit per action id; or scored from its features
 MASKED_LOGIT = -1e8  # an illegal action's logit, as sb3-contrib masks it
 # what each update reports (means over its minibatches), besides the explained variance
 UPDATE_STATS = ("policy_loss", "value_loss", "entropy", "approx_kl", "clip_fraction")
 
 
 @dataclasses.dataclass
-class BatchedPPOConfig(PPOConfig):
+class BatchedPPOConfig(ScorerConfig, PPOConfig):
     """The batched trainer's settings: the shared ones (``config.py``) and its own."""
 
+    # "action_features": the actor is an action scorer (net_arch, action_net_arch and
+    # head_net_arch its three MLPs) reading the raw observation, from scratch
+    policy: str = "flat"
     gae_lambda: float = 0.95
     clip_range: float = 0.2
     vf_coef: float = 0.5
@@ -104,6 +118,7 @@ SETTINGS: dict[str, Rule] = trainer_rules(
         "critic_warmup_updates": Count(0, MAX_COUNT),
         "keep_checkpoints": Flag(),
         "precision": Choice(PRECISIONS),
+        "policy": Choice(POLICIES),
     },
 )
 # Bytes of one decision in the rollout (rollout.py) besides its float32 inputs and bool mask:
@@ -129,11 +144,35 @@ def check_config(config: BatchedPPOConfig) -> BatchedPPOConfig:
     ``TypeError``/``ValueError`` naming the setting before anything is built or written."""
     config = checked_settings(config, SETTINGS)
     game, n = check_game_settings(config)
+    workspace = 0
+    if config.policy == "action_features":
+        if config.features != "raw":
+            raise ValueError(
+                f"features {config.features!r}: policy 'action_features' reads the raw "
+                "observation; set features='raw'"
+            )
+        if config.init_policy is not None:
+            raise ValueError(
+                f"init_policy {config.init_policy!r}: policy 'action_features' starts from "
+                "scratch; set init_policy=None"
+            )
+        config.check_scorer_arch(game.name)
+        workspace = SCORING_WORKSPACE_BYTES + scorer_minibatch_bytes(config, game, n)
     inputs = learner_input_size(game, n, config.features, config.critic)
     row_bytes = 4 * inputs + game.num_actions(n) + ROLLOUT_ROW_BYTES
     rows = config.num_envs * config.rollout_steps
-    check_rollout_memory("num_envs x rollout_steps", rows, row_bytes)
+    check_rollout_memory("num_envs x rollout_steps", rows, row_bytes, workspace)
     return config
+
+
+def scorer_minibatch_bytes(config: BatchedPPOConfig, game, num_players: int) -> int:
+    """A bound on what a minibatch's update through an action scorer holds at once besides
+    the rollout: every action's features and each layer's activations over them (kept for
+    the backward pass), with room for their gradients."""
+    per_action = game.action_features.ACTION_FEATURES + sum(config.action_net_arch)
+    per_action += sum(config.head_net_arch)
+    per_row = game.num_actions(num_players) * per_action + sum(config.net_arch)
+    return 3 * 4 * config.minibatch_size * per_row
 
 
 def explained_variance(rollout, size: int) -> float:
@@ -156,7 +195,8 @@ def native_bfloat16(torch: Any, device: Any) -> bool:
 
 
 class BatchedPPO:
-    """The learner: an SB3 maskable policy, its optimiser and (optionally) a global critic."""
+    """The learner: its policy (an SB3 maskable policy, or an action scorer with a critic of
+    its own), its optimiser and (optionally) a global critic."""
 
     def __init__(self, config: BatchedPPOConfig) -> None:
         import torch
@@ -177,8 +217,14 @@ class BatchedPPO:
         game = get_game(config.game)
         n = game.check_num_players(config.num_players or game.default_players)
         self.features = make_features(config.features, game.name, game.num_actions(n))
+        self.obs_dtype = game.obs_dtype
         low, high = self.features.low_high(game.obs_low(n), game.obs_high(n))
-        if config.init_policy is None:
+        self.scorer = None
+        self._snapshots = 0
+        if config.policy == "action_features":
+            self.scorer = scorer_policy(config, self.device)
+            self.policy = self.scorer.network
+        elif config.init_policy is None:
             self.policy = MaskableActorCriticPolicy(
                 spaces.Box(low, high),
                 spaces.Discrete(game.num_actions(n)),
@@ -191,12 +237,16 @@ class BatchedPPO:
         self.critic = None
         parameters = list(self.policy.parameters())
         if config.critic == "global":
-            self.critic = self._global_critic(critic_state_size(game, n)).to(self.device)
+            self.critic = self._critic_mlp(critic_state_size(game, n)).to(self.device)
+        elif self.scorer is not None:  # the scorer is an actor only
+            self.critic = self._critic_mlp(len(low)).to(self.device)
+        if self.critic is not None:
             parameters += list(self.critic.parameters())
         self.optimiser = torch.optim.Adam(parameters, lr=config.learning_rate, eps=1e-5)
 
-    def _global_critic(self, size: int):
-        """The value function on the critic state: the centralised critic's MLP, a value."""
+    def _critic_mlp(self, size: int):
+        """A value function of its own on ``size`` inputs (the critic state, or the features
+        where the actor is a scorer): the centralised critic's MLP, a value."""
         from torch import nn
 
         from presages_env.training.central_critic import mlp
@@ -207,9 +257,17 @@ class BatchedPPO:
         )
 
     # ---- the network ------------------------------------------------------------------
-    def _logits(self, x):
+    def _logits(self, x, masks, legal: np.ndarray | None = None):
+        """Every action's logit, ``MASKED_LOGIT`` where ``masks`` (bool) says it is illegal.
+        A scorer reads the rows on the CPU, as the game's integers (``x`` is the raw
+        observation, exact in float32) and ``legal`` (``masks`` as numpy): its action
+        features come from the game's kernel."""
+        if self.scorer is not None:
+            obs = x.numpy().astype(self.obs_dtype)
+            return self.scorer.legal_logits(obs, legal, MASKED_LOGIT)
         policy = self.policy
-        return policy.action_net(policy.mlp_extractor.forward_actor(x))
+        logits = policy.action_net(policy.mlp_extractor.forward_actor(x))
+        return logits.float().masked_fill(~masks, MASKED_LOGIT)
 
     def _values(self, x):
         if self.critic is not None:
@@ -231,7 +289,10 @@ class BatchedPPO:
         torch = self.torch
         with torch.no_grad(), self._autocast():
             x = self._tensor(features)
-            logits = self._logits(x).float().masked_fill(~self._tensor(masks), MASKED_LOGIT)
+            if self.scorer is None:
+                logits = self._logits(x, self._tensor(masks))
+            else:
+                logits = self._logits(torch.as_tensor(features), None, masks)
             log_p = torch.log_softmax(logits, dim=-1)
             noise = -torch.log(-torch.log(torch.rand_like(log_p).clamp_(1e-20, 1.0)))
             actions = torch.argmax(log_p + noise, dim=-1)  # Gumbel-max: a sample of p
@@ -266,11 +327,15 @@ class BatchedPPO:
         # optimiser step on a few rows' noise (a single row's advantages cannot be normalised)
         minibatches = -(-size // config.minibatch_size)
         for _ in range(config.n_epochs):
-            order = torch.randperm(size, device=self.device)
+            order = torch.randperm(size)  # on the CPU: a scorer's rows are read there
             for rows in torch.tensor_split(order, minibatches):
-                batch = {name: values[rows] for name, values in data.items()}
+                batch = {name: values[rows.to(self.device)] for name, values in data.items()}
+                if self.scorer is not None:
+                    picked = rows.numpy()
+                    batch["obs"] = torch.as_tensor(rollout.features[picked])
+                    batch["legal"] = rollout.masks[picked]
                 with self._autocast():
-                    losses = self._losses(batch)
+                    losses = self._losses(batch, value_only)
                 loss = config.vf_coef * losses["value_loss"]
                 if not value_only:
                     loss = loss + losses["policy_loss"] - config.ent_coef * losses["entropy"]
@@ -291,9 +356,17 @@ class BatchedPPO:
         }
         return {**means, "explained_variance": explained_variance(rollout, size)}
 
-    def _losses(self, batch: dict) -> dict:
+    def _losses(self, batch: dict, value_only: bool = False) -> dict:
         torch, config = self.torch, self.config
-        logits = self._logits(batch["x"]).float().masked_fill(~batch["masks"], MASKED_LOGIT)
+        values = self._values(batch.get("critic_x", batch["x"])).float()
+        value_loss = torch.nn.functional.mse_loss(values, batch["returns"])
+        if value_only:  # the policy's terms are not computed (a scorer's cost most of them)
+            zero = torch.zeros((), device=self.device)
+            return {name: value_loss if name == "value_loss" else zero for name in UPDATE_STATS}
+        if self.scorer is None:
+            logits = self._logits(batch["x"], batch["masks"])
+        else:
+            logits = self._logits(batch["obs"], None, batch["legal"])
         log_p = torch.log_softmax(logits, dim=-1)
         new_log_p = log_p.gather(1, batch["actions"][:, None]).squeeze(1)
         entropy = -(log_p.exp() * log_p).masked_fill(~batch["masks"], 0.0).sum(-1).mean()
@@ -303,8 +376,6 @@ class BatchedPPO:
         ratio = torch.exp(new_log_p - batch["old_log_p"])
         clipped = torch.clamp(ratio, 1 - config.clip_range, 1 + config.clip_range)
         policy_loss = -torch.min(ratio * advantages, clipped * advantages).mean()
-        values = self._values(batch.get("critic_x", batch["x"])).float()
-        value_loss = torch.nn.functional.mse_loss(values, batch["returns"])
         with torch.no_grad():  # how far the update moved the policy (SB3's estimates)
             log_ratio = new_log_p - batch["old_log_p"]
             approx_kl = ((ratio - 1) - log_ratio).mean()
@@ -317,9 +388,34 @@ class BatchedPPO:
             "clip_fraction": clip_fraction,
         }
 
-    def agent(self, name: str = "ppo", deterministic: bool = True) -> PPOAgent:
-        """The policy as it stands, as an agent (not a copy: it changes as training goes)."""
+    def agent(self, name: str = "ppo", deterministic: bool = True) -> Agent:
+        """The policy as it stands, as an agent (not a copy: it changes as training goes);
+        its ``save`` writes the policy's checkpoint."""
+        if self.scorer is not None:
+            return ActionScorerAgent(self.scorer, name, deterministic, seed=self.config.seed)
         return PPOAgent(self.policy, name, deterministic, features=self.features)
+
+    def snapshot(self, name: str) -> Agent:
+        """A frozen copy of the policy as it stands, sampling its actions (for the pool; a
+        scorer's snapshots each from a stream of their own)."""
+        if self.scorer is None:
+            return frozen_copy(self.policy, name, self.features)
+        self._snapshots += 1
+        seed = offset_seed(self.config.seed, self._snapshots)
+        return ActionScorerAgent(self.scorer.frozen_copy(), name, deterministic=False, seed=seed)
+
+
+def scorer_policy(config: BatchedPPOConfig, device) -> ActionScorer:
+    """A fresh action scorer as PPO's actor, its last layer scaled down (as SB3 does with its
+    action net) so that the first policy is close to uniform over the legal actions."""
+    import torch
+
+    scorer = ActionScorer.for_game(config.game, config.scorer_arch(), device)
+    last = scorer.network["head"][-1]
+    with torch.no_grad():
+        last.weight.mul_(0.01)
+        last.bias.zero_()
+    return scorer
 
 
 def initial_policy(config: BatchedPPOConfig, game: str, num_players: int):
@@ -404,7 +500,7 @@ def train_batched(
         rollouts.pool_outcomes.clear()
         log.progress(decisions, stats)
         if config.snapshot_every and config.max_snapshots and updates % config.snapshot_every == 0:
-            snapshots.append(frozen_copy(learner.policy, f"snapshot_{decisions}", learner.features))
+            snapshots.append(learner.snapshot(f"snapshot_{decisions}"))
             rollouts.set_opponents(baselines + snapshots[-config.max_snapshots :])
         if updates % config.eval_every == 0:
             evaluate(learner, log, decisions, curricula)
@@ -418,6 +514,8 @@ def train_batched(
 def method_label(config: BatchedPPOConfig) -> str:
     critic = ", centralised critic" if config.critic == "global" else ""
     features = "" if config.features == "raw" else f", {config.features} features"
+    if config.policy == "action_features":
+        features += ", action-feature policy"
     start = "from scratch" if config.init_policy is None else f"from {config.init_policy}"
     erring = ""
     if config.epsilon_curriculum:

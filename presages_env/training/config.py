@@ -1,7 +1,8 @@
 """The settings every trainer shares, with one name, meaning and default each.
 
 :class:`TrainerConfig` holds what the three trainers (MaskablePPO through SB3, batched PPO,
-Deep Monte-Carlo) have in common; :class:`PPOConfig` adds what both PPO trainers share. A
+Deep Monte-Carlo) have in common; :class:`PPOConfig` adds what both PPO trainers share and
+:class:`ScorerConfig` the shape of an action scorer (the trainers that can train one). A
 trainer's config subclasses one of them, adds its own settings and, where its way of
 stepping needs it, another default (the SB3 trainer steps its games one Python object at a
 time: fewer games, longer rollouts). Each setting's type and range is in ``settings.py``.
@@ -50,3 +51,36 @@ class PPOConfig(TrainerConfig):
     critic: str = "local"  # "global": MAPPO-style, the critic also reads the global state
     snapshot_every: int = 20  # updates between learner snapshots added to the pool (0: none)
     max_snapshots: int = 4  # 0: opponents are the baseline agents only
+
+
+@dataclasses.dataclass
+class ScorerConfig(TrainerConfig):
+    """The shape of an action scorer (``agents/action_scorer.py``), for the trainers that
+    can train one: ``net_arch`` is its state MLP, these its action MLP and the head over
+    both codes."""
+
+    action_net_arch: tuple[int, ...] = (64,)
+    head_net_arch: tuple[int, ...] = (256, 128)
+
+    def scorer_arch(self) -> dict[str, list[int]]:
+        """The scorer's ``net_arch`` as its checkpoint metadata names it."""
+        return {
+            "state": list(self.net_arch),
+            "action": list(self.action_net_arch),
+            "head": list(self.head_net_arch),
+        }
+
+    def check_scorer_arch(self, game: str) -> None:
+        """Refuse (``ValueError`` naming the three settings) a scorer the checkpoint format
+        cannot hold, before it is trained."""
+        from presages_env.agents.action_scorer import scorer_metadata
+
+        arch = self.scorer_arch()
+        try:
+            scorer_metadata(game, arch)
+        except ValueError as error:
+            raise ValueError(
+                f"net_arch, action_net_arch, head_net_arch = {arch['state']}, "
+                f"{arch['action']}, {arch['head']}: the network is beyond the checkpoint "
+                f"format's bounds ({error})"
+            ) from None

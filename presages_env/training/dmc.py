@@ -34,18 +34,16 @@ from presages_env.agents.action_scorer import (
     SCORING_WORKSPACE_BYTES,
     ActionScorer,
     ActionScorerAgent,
-    scorer_metadata,
 )
 from presages_env.agents.base import Agent, act_on
 from presages_env.agents.features import RawFeatures
 from presages_env.evaluation.learning_curve import LearningCurve
 from presages_env.games import get_game
-from presages_env.training.config import TrainerConfig
+from presages_env.training.config import ScorerConfig
 from presages_env.training.opponents import opponent_agents
 from presages_env.training.rollout import LEARNER, SelfPlayRollouts
 from presages_env.training.run_log import RunLog
 from presages_env.training.settings import (
-    COMMON_RULES,
     PROBABILITY,
     Count,
     Real,
@@ -63,13 +61,11 @@ MAX_REUSE = 1000.0
 
 
 @dataclasses.dataclass
-class DMCConfig(TrainerConfig):
+class DMCConfig(ScorerConfig):
     """The shared settings (``config.py``: the same names and defaults as the PPO trainers')
     and Deep Monte-Carlo's own; saved as ``config.json`` beside the checkpoint."""
 
     gamma: float = 1.0  # discount per decision of the seat: Monte-Carlo returns
-    action_net_arch: tuple[int, ...] = (64,)  # the action MLP (net_arch: the state MLP)
-    head_net_arch: tuple[int, ...] = (256, 128)  # the head over both codes
     epsilon: float = 0.01  # share of decisions played uniformly at random (DouZero's)
     buffer_size: int = 65_536  # decisions in the FIFO replay buffer
     sample_reuse: float = 2.0  # minibatch rows drawn per decision added to the buffer
@@ -82,8 +78,6 @@ class DMCConfig(TrainerConfig):
 SETTINGS: dict[str, Rule] = trainer_rules(
     DMCConfig,
     {
-        "action_net_arch": COMMON_RULES["net_arch"],
-        "head_net_arch": COMMON_RULES["net_arch"],
         "epsilon": PROBABILITY,
         "buffer_size": Count(1, MAX_BUFFER),
         "sample_reuse": Real(0.0, MAX_REUSE, low_open=True),
@@ -113,14 +107,7 @@ def check_config(config: DMCConfig) -> DMCConfig:
     game, n = check_game_settings(
         SimpleNamespace(**{**dataclasses.asdict(config), "features": "raw", "net_arch": ()})
     )
-    arch = scorer_arch(config)
-    try:
-        scorer_metadata(game.name, arch)
-    except ValueError as error:
-        raise ValueError(
-            f"net_arch, action_net_arch, head_net_arch = {arch['state']}, {arch['action']}, "
-            f"{arch['head']}: the network is beyond the checkpoint format's bounds ({error})"
-        ) from None
+    config.check_scorer_arch(game.name)
     row_bytes = game.obs_size(n) * np.dtype(game.obs_dtype).itemsize
     row_bytes += 4 * game.action_features.ACTION_FEATURES + ROW_BYTES
     rows = config.buffer_size + config.num_envs * config.decisions_per_game
@@ -128,14 +115,6 @@ def check_config(config: DMCConfig) -> DMCConfig:
         "buffer_size + num_envs x decisions_per_game", rows, row_bytes, SCORING_WORKSPACE_BYTES
     )
     return config
-
-
-def scorer_arch(config: DMCConfig) -> dict[str, list[int]]:
-    return {
-        "state": list(config.net_arch),
-        "action": list(config.action_net_arch),
-        "head": list(config.head_net_arch),
-    }
 
 
 # ---- the replay buffer ------------------------------------------------------------------
@@ -300,7 +279,7 @@ class DMCLearner:
         if device == "auto":
             device = "cuda" if torch.cuda.is_available() else "cpu"
         torch.manual_seed(config.seed)
-        self.scorer = ActionScorer.for_game(config.game, scorer_arch(config), device)
+        self.scorer = ActionScorer.for_game(config.game, config.scorer_arch(), device)
         self.optimiser = torch.optim.Adam(self.scorer.network.parameters(), lr=config.learning_rate)
         self._rng = np.random.default_rng(config.seed)
 

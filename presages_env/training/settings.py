@@ -276,6 +276,7 @@ EVAL_OPPONENT_NAMES = ListOf(Choice(BASELINE_OPPONENTS), 0, MAX_OPPONENTS)
 PROBABILITY = Real(0.0, 1.0)  # a share, a discount
 SECONDS = Real(0.0, low_open=True)  # a time budget: NaN would never run out
 LOSS_WEIGHT = Real(0.0, 10.0)
+NET_ARCH = ListOf(Count(1, MAX_WIDTH), 0, MAX_DEPTH)  # hidden widths within the loader's bounds
 COMMON_RULES: dict[str, Rule] = {
     "game": Choice(tuple(GAME_CLASSES)),
     "num_players": OrNone(Count(1, MAX_PLAYERS)),
@@ -288,7 +289,9 @@ COMMON_RULES: dict[str, Rule] = {
     "gamma": PROBABILITY,
     "ent_coef": LOSS_WEIGHT,
     # the saved policy.pt must pass the checkpoint loader's bounds
-    "net_arch": ListOf(Count(1, MAX_WIDTH), 0, MAX_DEPTH),
+    "net_arch": NET_ARCH,
+    "action_net_arch": NET_ARCH,  # an action scorer's
+    "head_net_arch": NET_ARCH,
     "features": Choice(tuple(FEATURES)),
     "critic": Choice(CRITICS),
     "baseline_opponents": OPPONENT_NAMES,

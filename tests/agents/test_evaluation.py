@@ -319,7 +319,7 @@ def test_the_win_rate_plot_names_its_setting_its_interval_and_chance(tmp_path):
     figure = win_rates_figure(results, method="PPO self-play against the field")
     axes = figure.axes[0]
     title = " ".join(axes.get_title().split())  # wrapped lines joined
-    assert "presages, 6 players: PPO self-play against the field" in title
+    assert "Présages, 6 players: PPO self-play against the field" in title
     assert "bars: 95% Wilson interval over 100 games each" in title
     chance = [line for line in axes.lines if line.get_label().startswith("chance")]
     assert len(chance) == 1 and chance[0].get_xdata() == pytest.approx([100 / 3] * 2)
@@ -338,7 +338,7 @@ def test_the_cross_play_map_shows_the_gap_to_self_play_on_a_centred_scale():
     figure = cross_play_figure(result, method="independent PPO populations")
     axes, colour_bar = figure.axes
     title = " ".join(axes.get_title().split())  # wrapped lines joined
-    assert "presages, 4 players: independent PPO populations" in title
+    assert "Présages, 4 players: independent PPO populations" in title
     assert "self-play mean 65.0%, chance 50.0%" in title
     assert "95% Wilson interval over 100 games" in title
     image = axes.images[0]

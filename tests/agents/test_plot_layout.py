@@ -12,14 +12,18 @@ import numpy as np
 import pytest
 
 from presages_env.evaluation import CrossPlayResult
-from presages_env.evaluation.learning_curve import LearningCurve, learning_curve_figure
+from presages_env.evaluation.learning_curve import (
+    LearningCurve,
+    comparison_figure,
+    learning_curve_figure,
+)
 from presages_env.evaluation.report import cross_play_figure, win_rates_figure
 from presages_env.evaluation.tournament import MatchResult
 
 ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
 SAVED_DPI = 120  # report.save_figure's
 MARGIN = 2  # pixels every text keeps from the image's edge
-DEMO_AGENTS = ["ppo (warm-started)", "ppo (from scratch)", "heuristic", "random"]
+DEMO_AGENTS = ["ppo (warm-started)", "dmc (from scratch)", "heuristic", "random"]
 DEMO_METHOD = (
     "from scratch (batched PPO) vs warm-started (MaskablePPO, heuristic cloned, hints read)"
 )
@@ -42,20 +46,28 @@ def win_rates():
     return win_rates_figure(results, method=f"round robin of {', '.join(DEMO_AGENTS)}")
 
 
-def learning_curves():
-    def run(climb: float) -> LearningCurve:
-        rows = [
-            {
-                "timesteps": step,
-                "win_rate_vs_heuristic": min(0.95, 0.06 + climb * i),
-                "win_rate_vs_random": min(0.99, 0.5 + climb * i),
-            }
-            for i, step in enumerate(range(0, 700_001, 100_000))
-        ]
-        curve = LearningCurve(rows, method="batched PPO")
-        curve.measured_by(series("learner", "heuristic", 100))
-        return curve
+def run(climb: float) -> LearningCurve:
+    rows = [
+        {
+            "timesteps": step,
+            "seconds": step / 10_000,
+            "win_rate_vs_heuristic": min(0.95, 0.06 + climb * i),
+            "win_rate_vs_random": min(0.99, 0.5 + climb * i),
+        }
+        for i, step in enumerate(range(0, 700_001, 100_000))
+    ]
+    curve = LearningCurve(rows, method="batched PPO")
+    curve.measured_by(series("learner", "heuristic", 100))
+    return curve
 
+
+def long_method():
+    """One run whose method is long enough to reach the legend beside the plot."""
+    method = "Deep Monte-Carlo over action features, from scratch, 60 min"
+    return learning_curve_figure({"DMC over action features": run(0.01)}, method=method)
+
+
+def learning_curves():
     return learning_curve_figure(
         {"from scratch": run(0.06), "warm-started": run(0.1)}, method=DEMO_METHOD
     )
@@ -73,7 +85,18 @@ def cross_play():
     )
 
 
-FIGURES = {"winrates": win_rates, "learning_curves": learning_curves, "crossplay": cross_play}
+def ablation():
+    arms = ("flat", "global_critic", "curriculum", "action_features", "dmc", "combined")
+    return comparison_figure({arm: run(0.01 * i) for i, arm in enumerate(arms)})
+
+
+FIGURES = {
+    "winrates": win_rates,
+    "learning_curves": learning_curves,
+    "crossplay": cross_play,
+    "ablation": ablation,
+    "long_method": long_method,
+}
 
 
 def texts_of(figure):
@@ -120,6 +143,12 @@ def test_every_text_of_each_plot_is_inside_the_figure(name):
                 f"{what} {getattr(artist, 'get_text', lambda: '')()!r}: {box} not in {frame}"
             )
     assert not cut, cut
+    titles = [artist for what, artist in texts_of(figure) if what == "title"]
+    titles += [figure._suptitle] if figure._suptitle is not None else []
+    for title in titles:
+        for legend in figure.legends:
+            box, beside = title.get_window_extent(renderer), legend.get_window_extent(renderer)
+            assert not box.overlaps(beside), f"title {title.get_text()!r} under the legend"
     ARTIFACTS.mkdir(exist_ok=True)
     figure.savefig(ARTIFACTS / f"plot_{name}.png", dpi=SAVED_DPI)
 

@@ -217,6 +217,13 @@ def test_self_play_learns_against_random_in_president():
         baseline_opponents=("random",),
         snapshot_every=0,
     )
+    before, after = win_rates_around_updates(config, 40)
+    assert after > before + 0.1, (before, after)
+
+
+def win_rates_around_updates(config, updates: int) -> tuple[float, float]:
+    """The learner of ``config`` against a random Président table (400 games), before and
+    after ``updates`` updates on rollouts half against random play."""
     learner = BatchedPPO(config)
     rollouts = make_rollouts(learner, [RandomAgent(9)])
 
@@ -224,10 +231,9 @@ def test_self_play_learns_against_random_in_president():
         return head_to_head("president", learner.agent(), RandomAgent(4), 400, seed=11).win_rate
 
     before = win_rate()
-    for _ in range(40):
+    for _ in range(updates):
         learner.update(collect(learner, rollouts))
-    after = win_rate()
-    assert after > before + 0.1, (before, after)
+    return before, win_rate()
 
 
 def test_a_run_starts_from_a_saved_policy_and_keeps_a_checkpoint_per_evaluation(tmp_path):

@@ -50,6 +50,8 @@ SHARED = (
     "seed",
     "game_options",
     "device",
+    "action_net_arch",
+    "head_net_arch",
 )
 
 
