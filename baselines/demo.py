@@ -1,4 +1,4 @@
-"""The main demo (``make run``): PPO learning from scratch beside a warm-started PPO, then a
+"""The main demo (``make run``): a learner from scratch beside a warm-started PPO, then a
 tournament with ratings.
 
     python baselines/demo.py [--game presages] [--budget 200] [--eval-games 600]
@@ -6,10 +6,11 @@ tournament with ratings.
 On the default game (Présages, 4 players, the learner playing a whole team) two runs share
 the --budget seconds:
 
-1. **from scratch**: the batched self-play trainer (``training/batched_ppo.py``, the game's
-   recorded hyper-parameters) from a random policy on the raw observation, opponents random
-   and its own snapshots, no heuristic anywhere; its win rate against random climbs as it
-   learns;
+1. **from scratch**: Deep Monte-Carlo over action features (``training/dmc.py``, its default
+   settings: self-play, a quarter of the deals against the heuristic team), the arm of the
+   learner-design ablation that ended highest against the heuristic (docs/agents.md); no
+   cloning and no hints, the heuristic only as an opponent; its win rate against random
+   climbs as it learns;
 2. **warm-started**: MaskablePPO with the heuristic cloned first (the policy also reads the
    heuristic's hints), so it starts level with the heuristic, and PPO looks for where
    departing from the advice pays.
@@ -19,9 +20,10 @@ then the agents play each other with seat rotation and fixed seeds. Prints the r
 the openskill ratings, and writes under --out ``learning_curves.png``, ``winrates.png`` and
 ``results.md``.
 
-Last, for --showcase seconds, the same from-scratch trainer on Aciliande's team variant (4
-players, two teams), where it passes the heuristic team within about a minute: the curve a
-Présages run does not reach at this budget (``learning_curve_aciliande_teams.png``).
+Last, for --showcase seconds, the batched PPO trainer from scratch on Aciliande's team
+variant (4 players, two teams), where it climbs to within reach of the heuristic team in
+about a minute: the climb a Présages run does not show at this budget
+(``learning_curve_aciliande_teams.png``).
 """
 
 from __future__ import annotations
@@ -39,7 +41,9 @@ from presages_env.evaluation import (
     results_table,
 )
 from presages_env.evaluation.learning_curve import plot_learning_curve
+from presages_env.games import get_game
 from presages_env.training.batched_ppo import game_config, train_batched
+from presages_env.training.dmc import dmc_config, train_dmc
 from presages_env.training.self_play import TrainConfig, learner_agent, train
 from presages_env.training.settings import seconds_argument
 
@@ -68,19 +72,18 @@ def main() -> None:
     seconds = args.budget / 2
     curve_games = args.curve_games  # 400: ± 5 points at worst
 
-    print(f"== 1. from scratch: batched PPO self-play on the raw observation ({seconds:.0f} s)")
-    scratch = game_config(
-        game,
+    print(f"== 1. from scratch: Deep Monte-Carlo over action features ({seconds:.0f} s)")
+    scratch = dmc_config(
+        game=game,
         num_players=args.players,
         time_budget_s=seconds,
         total_timesteps=10**9,
-        baseline_opponents=("random",),  # no heuristic anywhere in training
-        eval_opponents=("random", "heuristic"),  # the heuristic only measures the curve
+        eval_opponents=("random", "heuristic"),
         eval_games=curve_games,
         seed=args.seed,
         out_dir=str(out / "from_scratch"),
     )
-    scratch_learner, scratch_curve = train_batched(scratch)
+    scratch_learner, scratch_curve = train_dmc(scratch)
 
     print(f"== 2. warm-started: the heuristic cloned, then PPO ({seconds:.0f} s)")
     warm = TrainConfig(
@@ -101,7 +104,8 @@ def main() -> None:
     warm_model, warm_curve = train(warm)
     curves = {"from scratch": scratch_curve, "warm-started": warm_curve}
     methods = (
-        "from scratch (batched PPO) vs warm-started (MaskablePPO, heuristic cloned, hints read)"
+        "from scratch (Deep Monte-Carlo, action features) vs warm-started (MaskablePPO, "
+        "heuristic cloned, hints read)"
     )
     plot_learning_curve(curves, out / "learning_curves.png", method=methods)
     for name, curve in curves.items():
@@ -110,7 +114,7 @@ def main() -> None:
     print(f"== 3. tournament ({args.eval_games} games per pairing, seeds not used in training)")
     agents = {
         "ppo (warm-started)": learner_agent(warm_model),
-        "ppo (from scratch)": scratch_learner.agent(),
+        "dmc (from scratch)": scratch_learner.agent(),
         "heuristic": HeuristicAgent(game),
         "random": RandomAgent(args.seed),
     }
@@ -131,7 +135,10 @@ def main() -> None:
     ]
     table, ratings = results_table(results), ratings_table(rate(results))
     print(f"{table}\n\nopenskill ratings:\n\n{ratings}")
-    (out / "results.md").write_text(f"# {game}: evaluation\n\n{table}\n\n## Ratings\n\n{ratings}\n")
+    title = get_game(game).title
+    (out / "results.md").write_text(
+        f"# {title}: evaluation\n\n{table}\n\n## Ratings\n\n{ratings}\n"
+    )
     plot_win_rates(results, out / "winrates.png", method=f"round robin of {', '.join(names)}")
     print(f"\nwrote {out}/results.md, {out}/winrates.png, {out}/learning_curves.png")
     if args.showcase > 0:
@@ -140,7 +147,7 @@ def main() -> None:
 
 
 def team_showcase(seconds: float, curve_games: int, seed: int, out: Path) -> None:
-    """From scratch past the heuristic: Aciliande's team variant, opponents random and the
+    """From scratch toward the heuristic: Aciliande's team variant, opponents random and the
     run's own snapshots, evaluated often so the climb shows within a minute."""
     print(f"== 4. from scratch on Aciliande's team variant, 4 players ({seconds:.0f} s)")
     config = game_config(

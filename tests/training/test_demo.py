@@ -27,7 +27,7 @@ def test_the_demo_trains_both_runs_and_writes_its_plot_and_ratings(tmp_path):
     assert "from scratch: vs random" in run.stdout and "warm-started: vs random" in run.stdout
     assert "aciliande teams from scratch: vs random" in run.stdout
     results = (tmp_path / "results.md").read_text()
-    assert "| ppo (warm-started) | ppo (from scratch) | 4 |" in results
+    assert "| ppo (warm-started) | dmc (from scratch) | 4 |" in results
     assert "## Ratings" in results and "| heuristic |" in results
     for plot in ("learning_curves.png", "winrates.png", "learning_curve_aciliande_teams.png"):
         assert (tmp_path / plot).stat().st_size > 0

@@ -142,7 +142,7 @@ def test_the_learning_curve_plot_names_its_setting_bands_and_chance(tmp_path):
     curve = LearningCurve(rows, method="MaskablePPO self-play, heuristic cloned first", **setting)
     axes = learning_curve_figure(curve).axes[0]
     title = " ".join(axes.get_title().split())  # wrapped lines joined
-    assert "presages, 4 players: MaskablePPO self-play, heuristic cloned first" in title
+    assert "Présages, 4 players: MaskablePPO self-play, heuristic cloned first" in title
     assert "bands: 95% Wilson interval over 400 games per point" in title
     assert len(axes.collections) == 2  # one band per opponent
     chance = [line for line in axes.lines if line.get_label().startswith("chance")]
@@ -152,7 +152,7 @@ def test_the_learning_curve_plot_names_its_setting_bands_and_chance(tmp_path):
 
     runs = {"from scratch": curve, "warm-started": LearningCurve(rows, **setting)}
     title = " ".join(learning_curve_figure(runs, method="two runs").axes[0].get_title().split())
-    assert "presages, 4 players: two runs" in title
+    assert "Présages, 4 players: two runs" in title
 
     plain = learning_curve_figure(rows).axes[0]  # rows alone: nothing recorded, no band
     assert "game not recorded" in plain.get_title() and "no bands" in plain.get_title()
