@@ -137,6 +137,73 @@ def test_presages_cards_in_hand_and_seats_relations():
     assert not absent[:, described].any()
 
 
+def test_presages_bout_block_says_what_the_kernel_does_with_the_last_card_laid():
+    """Laid last (no seat left empty), a ⏳ card's bout block is exact (no sampling: its
+    yes-or-no outcomes are 0 or 1) and ``seat_card_discarded`` is what the kernel does with
+    it when the bout ends."""
+    from presages_env.core.header import HDR_TERMINAL
+    from presages_env.games.presages import kernel as k
+    from presages_env.games.presages.cards import IS_FLASH
+
+    game = get_game("presages")
+    module = game.action_features
+    bout = [i for i, name in enumerate(module.FEATURE_NAMES) if name.startswith("bout:")]
+    discarded = column(module, "bout:seat_card_discarded")
+    obs, masks, states, seats = played("presages", 4, seed=7)
+    out = features_of(game, obs)
+    checked = {True: 0, False: 0}
+    for i in np.flatnonzero(obs[:, k.OBS_NODE] == k.NODE_PLACE):
+        fronts = obs[i, k.OBS_FRONT : k.OBS_FRONT + 4]
+        if (fronts == 0).sum() != 1 or fronts[seats[i]] != 0:
+            continue
+        for action in np.flatnonzero(masks[i]):
+            card = action - k.CARD_ACTION_BASE + 1
+            if IS_FLASH[card]:
+                continue
+            row = out[i, action, bout]
+            assert set(np.unique(row[[0, 1, 4]])) <= {0.0, 1.0}, row  # discarded, wins, starts
+            after = states[i].copy()
+            game.step(after, int(action), np.zeros(4, np.float32))
+            if after[HDR_TERMINAL]:
+                continue
+            same_round = after[k.ROUND] == states[i][k.ROUND]
+            start, count = (
+                (k.DISCARD_LIST, k.DISCARD_COUNT)
+                if same_round
+                else (k.LAST_DISCARD_LIST, k.LAST_DISCARD_COUNT)
+            )
+            pile = after[start : start + int(after[count])]
+            went = bool(card in pile)
+            assert out[i, action, discarded] == went, (i, card)
+            checked[went] += 1
+    assert checked[True] >= 5 and checked[False] >= 5, checked
+
+
+def test_presages_bout_block_describes_what_sets_the_table_and_nothing_else():
+    """Cards of the hand where a card is laid, every legal option of Law's, Dream's, Wrath's
+    and Jealousy's choices; all zero at every other decision."""
+    from presages_env.games.presages import kernel as k
+
+    game = get_game("presages")
+    module = game.action_features
+    bout = [i for i, name in enumerate(module.FEATURE_NAMES) if name.startswith("bout:")]
+    obs, masks, states, seats = played("presages", 6, seed=8)
+    out = features_of(game, obs)
+    described = out[:, :, bout].any(axis=-1)
+    nodes = obs[:, k.OBS_NODE]
+    laying = (k.NODE_PLACE, k.NODE_WRATH_REPLACE, k.NODE_DREAM_REPLY, k.NODE_BETRAYAL_GIVE)
+    choices = (k.NODE_LAW_DIR, k.NODE_DREAM_DEST, k.NODE_WRATH_PICK, k.NODE_JEALOUSY_PICK)
+    elsewhere = ~np.isin(nodes, laying + choices)
+    assert elsewhere.any() and not described[elsewhere].any()
+    hand = obs[:, k.OBS_PLANES : k.OBS_PLANES + k.NUM_CARDS] == 1
+    placing = nodes == k.NODE_PLACE
+    np.testing.assert_array_equal(described[placing, : k.NUM_CARDS], hand[placing])
+    choosing = np.isin(nodes, choices)
+    assert choosing.sum() >= 5
+    legal = masks[choosing].astype(bool)
+    assert described[choosing][legal].all()
+
+
 def test_president_give_back_and_pass():
     from presages_env.games.president import kernel as k
 

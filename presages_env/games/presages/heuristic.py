@@ -18,7 +18,7 @@ import numba as nb
 import numpy as np
 
 from presages_env.core.header import HDR_CURRENT, HDR_NUM_PLAYERS
-from presages_env.core.rng import rng_get, rng_seed, rng_set, rng_shuffle
+from presages_env.core.rng import rng_get, rng_seed, rng_set
 from presages_env.games.presages import kernel as k
 from presages_env.games.presages.cards import (
     BETRAYAL,
@@ -26,12 +26,18 @@ from presages_env.games.presages.cards import (
     FEAR,
     JEALOUSY,
     LAW,
-    LUCK,
-    MIRROR,
     NUM_CARDS,
-    PRIDE,
-    SADNESS,
     WRATH,
+)
+from presages_env.games.presages.lookahead import (
+    end_bout,
+    fill_empty_seats,
+    holds,
+    next_starter,
+    on_table,
+    seat_of,
+    table_and_hands,
+    unseen_cards,
 )
 
 SAMPLES = 32  # random completions of the bout scored per option
@@ -44,14 +50,6 @@ GUESSED_LAST_CARD = 20  # the unseen single card of another hand at a round's en
 
 
 # ---- what the observation tells --------------------------------------------------------------
-@nb.njit(cache=True)
-def _plane(obs, plane, card):
-    return obs[k.OBS_PLANES + plane * NUM_CARDS + card - 1]
-
-
-@nb.njit(cache=True)
-def _holds(obs, card):
-    return _plane(obs, k.PLANE_MY_HAND, card) == 1
 
 
 @nb.njit(cache=True)
@@ -75,68 +73,7 @@ def _hand_count(obs, seat):
     return np.int64(obs[k.OBS_HAND_COUNTS + seat])
 
 
-@nb.njit(cache=True)
-def _table_and_hands(obs):
-    """Cards in front of each seat, and each hand once every empty seat has placed one."""
-    table = np.zeros(k.MAX_SEATS, dtype=np.int64)
-    hands = np.zeros(k.MAX_SEATS, dtype=np.int64)
-    for s in range(_players(obs)):
-        table[s] = obs[k.OBS_FRONT + s]
-        hands[s] = _hand_count(obs, s) - (table[s] == 0)
-    return table, hands
-
-
-@nb.njit(cache=True)
-def _unseen_cards(obs):
-    """Cards in another hand or set aside: what an empty seat may still place."""
-    pool = np.empty(NUM_CARDS, dtype=np.int64)
-    count = 0
-    for c in range(1, NUM_CARDS + 1):
-        if _plane(obs, k.PLANE_ZONE, c) == k.ZONE_HIDDEN and not _holds(obs, c):
-            pool[count] = c
-            count += 1
-    return pool[:count]
-
-
-# ---- one bout ahead -----------------------------------------------------------------------
-@nb.njit(cache=True)
-def _on_table(table, card):
-    return (table == card).any()
-
-
-@nb.njit(cache=True)
-def _seat_of(table, card):
-    for s in range(table.size):
-        if table[s] == card:
-            return s
-    return -1
-
-
-@nb.njit(cache=True)
-def _next_card(deck, direction):
-    """Index of the first card left in ``deck`` that obeys Law, else of the first left."""
-    first = -1
-    for i in range(deck.size):
-        if deck[i] != 0:
-            if k.obeys(deck[i], direction):
-                return i
-            if first < 0:
-                first = i
-    return first
-
-
-@nb.njit(cache=True)
-def _fill_empty_seats(n, table, pool, direction, scratch):
-    """Give each empty seat a distinct random unseen card, one that obeys Law if any does."""
-    deck = pool.copy()
-    rng_shuffle(scratch, deck, deck.size)
-    for s in range(n):
-        if table[s] != 0:
-            continue
-        pick = _next_card(deck, direction)
-        if pick >= 0:
-            table[s] = deck[pick]
-            deck[pick] = 0
+# ---- one bout ahead (lookahead.py completes the table and ends it) -------------------------
 
 
 @nb.njit(cache=True)
@@ -144,7 +81,7 @@ def _my_last_card(obs, table, discards):
     """The highest card the observer keeps after the bout: the one that counts if one is left."""
     best = 0
     for c in range(1, NUM_CARDS + 1):
-        kept_in_hand = _holds(obs, c) and not _on_table(table, c)
+        kept_in_hand = holds(obs, c) and not on_table(table, c)
         if kept_in_hand and c > best:
             best = c
     mine = table[_me(obs)]
@@ -181,28 +118,12 @@ def _hands_value(obs, after, my_last):
 
 
 @nb.njit(cache=True)
-def _next_starter(table, n, winner):
-    """Left of Pride's holder if Pride is in play, else the winning card's holder."""
-    pride = _seat_of(table, PRIDE)
-    return (pride + 1) % n if pride >= 0 else _seat_of(table, winner)
-
-
-@nb.njit(cache=True)
 def _bout_value(obs, table, hands, scratch):
     """Value of a full table: the kernel picks the winning card and the discards."""
-    n = _players(obs)
-    for s in range(n):
-        scratch[k.FRONT + s] = table[s]
-    winner = k.winning_card(scratch, _on_table(table, MIRROR), _on_table(table, SADNESS))
-    discards = k.discard_set(scratch, winner)
-    after = hands.copy()
-    for s in range(n):
-        if not discards & (np.int64(1) << table[s]):
-            after[s] += 1
-        elif table[s] == LUCK and after[s] > 0:
-            after[s] -= 1
+    after = np.empty_like(hands)
+    winner, discards = end_bout(table, hands, scratch, after)
     value = _hands_value(obs, after, _my_last_card(obs, table, discards))
-    starter = _next_starter(table, n, winner)
+    starter = next_starter(table, _players(obs), winner)
     return value - STARTING_COST if _partner(obs, starter) else value + STARTING_COST
 
 
@@ -210,13 +131,13 @@ def _bout_value(obs, table, hands, scratch):
 def _expected_value(obs, table, hands, direction, pool, scratch):
     """Mean value over random completions of the empty seats (exact if there are none)."""
     n = _players(obs)
-    if not _on_table(table[:n], 0):
+    if not on_table(table[:n], 0):
         return _bout_value(obs, table, hands, scratch)
     first_draw = rng_get(scratch)  # every option is scored on the same completions
     total = 0.0
     for _ in range(SAMPLES):
         trial = table.copy()
-        _fill_empty_seats(n, trial, pool, direction, scratch)
+        fill_empty_seats(n, trial, pool, direction, scratch)
         total += _bout_value(obs, trial, hands, scratch)
     rng_set(scratch, first_draw)
     return total / SAMPLES
@@ -257,7 +178,7 @@ def _option_value(obs, table, hands, node, action, pool, scratch):
             table[seat], table[me] = DREAM, 0
     else:
         card = action - k.CARD_ACTION_BASE + 1
-        victim = _seat_of(table, card)
+        victim = seat_of(table, card)
         # only a card in play can be picked; a seat action's "card" (36 and up) would index
         # COLOURS past its end once Jealousy put it on the table
         if victim < 0:
@@ -265,7 +186,7 @@ def _option_value(obs, table, hands, node, action, pool, scratch):
         if card == LAW:
             direction = k.DIR_NONE
         if node == k.NODE_JEALOUSY_PICK:
-            table[victim], table[_seat_of(table, JEALOUSY)] = JEALOUSY, card
+            table[victim], table[seat_of(table, JEALOUSY)] = JEALOUSY, card
         elif node == k.NODE_WRATH_PICK:
             table[victim] = 0  # the victim places another card
         else:
@@ -278,7 +199,7 @@ def _best_gift_value(obs, table, hands, victim, direction, pool, scratch):
     """Betrayal: the best card of my hand to give in exchange for the one taken."""
     best = -np.inf
     for gift in range(1, NUM_CARDS + 1):
-        if _holds(obs, gift) and not _on_table(table, gift):
+        if holds(obs, gift) and not on_table(table, gift):
             table[victim] = gift
             best = max(best, _expected_value(obs, table, hands, direction, pool, scratch))
     return best
@@ -331,7 +252,7 @@ def _placement_value(obs, table, hands, seat, card, pool, scratch):
 def _best_card(obs, mask, seat, pool, scratch, values):
     """The hand card to lay in front of ``seat`` (own seat, Dream player, Betrayal victim);
     each legal card's value goes to ``values``."""
-    table, hands = _table_and_hands(obs)
+    table, hands = table_and_hands(obs)
     me = _me(obs)
     if seat != me:  # the card leaves my hand but will return to the other seat's
         hands[me] -= 1
@@ -372,7 +293,7 @@ def _seat_choice(obs, mask, want_partner):
 def _choose(obs, mask, scratch, values):
     """The action; at the decisions it scores, every legal option's value goes to ``values``."""
     node = obs[k.OBS_NODE]
-    pool = _unseen_cards(obs)
+    pool = unseen_cards(obs)
     if node in (k.NODE_PLACE, k.NODE_WRATH_REPLACE):
         return _best_card(obs, mask, _me(obs), pool, scratch, values)
     if node == k.NODE_DREAM_REPLY:
@@ -381,7 +302,7 @@ def _choose(obs, mask, scratch, values):
     if node == k.NODE_BETRAYAL_GIVE:
         return _best_card(obs, mask, np.int64(obs[k.OBS_VICTIM]) - 1, pool, scratch, values)
     if _choice_node(obs[k.OBS_EFFECT]) == node:  # Law, Dream, Wrath, Betrayal, Jealousy
-        table, hands = _table_and_hands(obs)
+        table, hands = table_and_hands(obs)
         action, _ = _best_option(obs, mask, table, hands, node, pool, scratch, values)
         return action
     if node == k.NODE_SECRET_MODE:
