@@ -27,7 +27,7 @@ def main(argv: list[str] | None = None) -> int:
         nargs="+",
         default=["heuristic"],
         help="agents of the other seats, in turn: random[:SEED] heuristic search[:SIMS] "
-        "ppo[:PATH] dmc:PATH",
+        "ppo[:PATH] dmc[:PATH]",
     )
     play.add_argument("--players", type=int, default=None)
     play.add_argument(

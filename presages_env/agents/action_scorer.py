@@ -58,6 +58,22 @@ NetArch = Mapping[str, Sequence[int]]  # {"state": [...], "action": [...], "head
 # scoring a batch of any size takes besides its scores (measured: under 11 chunks' worth).
 SCORING_CHUNK_BYTES = 2**24  # 16 MiB; one row takes at most 283 x 4096 x 4 bytes = 4.6 MB
 SCORING_WORKSPACE_BYTES = 16 * SCORING_CHUNK_BYTES
+# action scorers shipped with the package, trained from scratch: ``<game>.pt``
+SHIPPED_SCORERS = Path(__file__).resolve().parent.parent / "checkpoints" / "scorers"
+
+
+def shipped_scorer(game: str) -> Path:
+    """The action scorer shipped for ``game`` (``checkpoints/scorers/<game>.pt``); a
+    ``ValueError`` naming the games that ship one if ``game`` does not."""
+    get_game(game)  # an unknown name is refused with the list of games
+    path = SHIPPED_SCORERS / f"{game}.pt"
+    if not path.is_file():
+        shipped = sorted(p.stem for p in SHIPPED_SCORERS.glob("*.pt"))
+        raise ValueError(
+            f"no action scorer is shipped for {game!r} (shipped for: {', '.join(shipped)}); "
+            "name a checkpoint with dmc:PATH"
+        )
+    return path
 
 
 class ActionScorer:

@@ -1,6 +1,7 @@
 """Agents named on a command line: ``random[:SEED]``, ``heuristic``, ``search[:SIMULATIONS]``,
 ``ppo[:PATH]`` (without a path, the checkpoint shipped for the game at that player count),
-``dmc:PATH`` (an action scorer, as ``training/dmc.py`` writes it)."""
+``dmc[:PATH]`` (an action scorer, as ``training/dmc.py`` writes it; without a path, the one
+shipped for the game, trained from scratch)."""
 
 from __future__ import annotations
 
@@ -44,12 +45,13 @@ def make_agent(
         path = Path(arg) if arg else shipped_checkpoint(game, num_players)
         agent = PPOAgent.load(path, game=game, num_players=num_players)
         return (f"ppo:{path.stem}" if arg else "ppo"), agent
-    if kind == "dmc" and arg:
-        from presages_env.agents.action_scorer import ActionScorerAgent
+    if kind == "dmc":
+        from presages_env.agents.action_scorer import ActionScorerAgent, shipped_scorer
 
-        agent = ActionScorerAgent.load(arg, game=game, num_players=num_players)
-        return f"dmc:{Path(arg).stem}", agent
+        path = Path(arg) if arg else shipped_scorer(game)
+        agent = ActionScorerAgent.load(path, game=game, num_players=num_players)
+        return (f"dmc:{path.stem}" if arg else "dmc"), agent
     raise ValueError(
         f"unknown agent {spec!r}; use random[:SEED], heuristic, search[:SIMULATIONS], "
-        "ppo[:PATH] or dmc:PATH"
+        "ppo[:PATH] or dmc[:PATH]"
     )

@@ -189,11 +189,26 @@ def test_a_checkpoint_is_refused_for_another_game_or_table(saved):
         ActionScorerAgent.load(saved, game="president", num_players=9)
 
 
-def test_the_dmc_spec_loads_a_path_and_needs_one(saved):
+def test_the_dmc_spec_loads_a_path_or_the_scorer_shipped_for_the_game(saved, tmp_path, monkeypatch):
     label, agent = make_agent(f"dmc:{saved}", "president")
     assert label == "dmc:tiny" and isinstance(agent, ActionScorerAgent)
-    with pytest.raises(ValueError, match="dmc:PATH"):
+    monkeypatch.setattr(scorer_module, "SHIPPED_SCORERS", tmp_path)
+    with pytest.raises(ValueError, match="no action scorer is shipped for 'president'.*dmc:PATH"):
         make_agent("dmc", "president")
+    (tmp_path / "president.pt").write_bytes(saved.read_bytes())
+    label, agent = make_agent("dmc", "president")
+    assert label == "dmc" and isinstance(agent, ActionScorerAgent)
+    with pytest.raises(ValueError, match="unknown game"):
+        scorer_module.shipped_scorer("chess")
+
+
+def test_every_shipped_scorer_loads_for_its_game_and_plays_legal_actions():
+    shipped = sorted(scorer_module.SHIPPED_SCORERS.glob("*.pt"))
+    for path in shipped:
+        agent = ActionScorerAgent.load(path, game=path.stem)
+        obs, masks = positions(path.stem)
+        actions = agent.act_batch(obs, masks)
+        assert masks[np.arange(len(actions)), actions].all()
 
 
 def test_a_network_beyond_the_format_bounds_is_never_built():
