@@ -9,8 +9,9 @@ the --budget seconds:
 1. **from scratch**: Deep Monte-Carlo over action features (``training/dmc.py``, its default
    settings: self-play, a quarter of the deals against the heuristic team), the arm of the
    learner-design ablation that ended highest against the heuristic (docs/agents.md); no
-   cloning and no hints, the heuristic only as an opponent; its win rate against random
-   climbs as it learns;
+   cloning and no hints, the heuristic only as an opponent; within the 100 s it climbs from
+   a few percent to about 40% against the heuristic team (the bout's outcome among its
+   action features);
 2. **warm-started**: MaskablePPO with the heuristic cloned first (the policy also reads the
    heuristic's hints), so it starts level with the heuristic, and PPO looks for where
    departing from the advice pays.
@@ -22,8 +23,7 @@ the openskill ratings, and writes under --out ``learning_curves.png``, ``winrate
 
 Last, for --showcase seconds, the batched PPO trainer from scratch on Aciliande's team
 variant (4 players, two teams), where it climbs to within reach of the heuristic team in
-about a minute: the climb a Présages run does not show at this budget
-(``learning_curve_aciliande_teams.png``).
+about a minute (``learning_curve_aciliande_teams.png``).
 """
 
 from __future__ import annotations
