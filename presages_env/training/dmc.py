@@ -15,6 +15,8 @@ decision of it learns.
 
 A journal keeps the last ``decisions_per_game`` decisions of each game; a longer game loses
 its earliest ones (counted in ``DMCActors.dropped``) rather than memory without bound.
+``init_policy`` continues a run from its ``policy.pt`` (a longer run in legs; the replay
+buffer and the optimiser's moments start afresh).
 What a run writes: ``config.json``, ``policy.pt`` (the action-scorer checkpoint:
 ``ActionScorerAgent.load``, the agent spec ``dmc:PATH``) and ``learning_curve.csv``.
 """
@@ -34,6 +36,7 @@ from presages_env.agents.action_scorer import (
     SCORING_WORKSPACE_BYTES,
     ActionScorer,
     ActionScorerAgent,
+    shipped_scorer,
 )
 from presages_env.agents.base import Agent, act_on
 from presages_env.agents.features import RawFeatures
@@ -46,8 +49,10 @@ from presages_env.training.run_log import RunLog
 from presages_env.training.settings import (
     PROBABILITY,
     Count,
+    OrNone,
     Real,
     Rule,
+    Text,
     check_game_settings,
     check_rollout_memory,
     checked_settings,
@@ -71,6 +76,7 @@ class DMCConfig(ScorerConfig):
     sample_reuse: float = 2.0  # minibatch rows drawn per decision added to the buffer
     decisions_per_game: int = 256  # the journal of each game (a longer game drops its first)
     pool_share: float = 0.25  # share of deals against a baseline opponent (the rest: self-play)
+    init_policy: str | None = None  # a scorer checkpoint (or "shipped") to continue from
     device: str = "auto"  # "auto": CUDA when torch sees one, else CPU
     out_dir: str = "runs/dmc"
 
@@ -82,6 +88,7 @@ SETTINGS: dict[str, Rule] = trainer_rules(
         "buffer_size": Count(1, MAX_BUFFER),
         "sample_reuse": Real(0.0, MAX_REUSE, low_open=True),
         "decisions_per_game": Count(1, MAX_JOURNAL),
+        "init_policy": OrNone(Text()),  # a path or "shipped", loaded (and checked) first
     },
 )
 # Bytes of one decision besides its observation and action features (float32): the target
@@ -280,6 +287,8 @@ class DMCLearner:
             device = "cuda" if torch.cuda.is_available() else "cpu"
         torch.manual_seed(config.seed)
         self.scorer = ActionScorer.for_game(config.game, config.scorer_arch(), device)
+        if config.init_policy is not None:
+            self.scorer.network.load_state_dict(initial_scorer(config).network.state_dict())
         self.optimiser = torch.optim.Adam(self.scorer.network.parameters(), lr=config.learning_rate)
         self._rng = np.random.default_rng(config.seed)
 
@@ -322,6 +331,31 @@ class DMCLearner:
     def agent(self, name: str = "dmc") -> ActionScorerAgent:
         """The greedy policy as it stands (not a copy: it changes as training goes)."""
         return ActionScorerAgent(self.scorer, name)
+
+
+def initial_scorer(config: DMCConfig) -> ActionScorer:
+    """The scorer of ``config.init_policy`` (a longer run in several legs), loaded through the
+    checked loader for the config's game and table size, refused unless its network is the
+    config's (the run records what it trained)."""
+    path = config.init_policy
+    if path == "shipped":
+        path = shipped_scorer(config.game)
+    game = get_game(config.game)
+    num_players = game.check_num_players(config.num_players or game.default_players)
+    try:
+        loaded = ActionScorer.from_checkpoint(path, config.game, num_players)
+    except OSError as error:
+        raise ValueError(f"init_policy {path!r} cannot be read: {error}") from None
+    except (TypeError, ValueError) as error:
+        raise type(error)(f"init_policy {error}") from None
+    arch, wanted = loaded.metadata["net_arch"], config.scorer_arch()
+    if arch != wanted:
+        raise ValueError(
+            f"init_policy {path} has the network {arch} but the config's is {wanted}: set "
+            f"net_arch={arch['state']}, action_net_arch={arch['action']} and "
+            f"head_net_arch={arch['head']}"
+        )
+    return loaded
 
 
 def train_dmc(
@@ -367,7 +401,8 @@ def train_dmc(
 
 def method_label(config: DMCConfig) -> str:
     pool = f", {config.pool_share:.0%} of deals against the pool" if config.pool_share else ""
-    return f"Deep Monte-Carlo self-play (action features, epsilon {config.epsilon:g}{pool})"
+    start = "" if config.init_policy is None else f", continued from {config.init_policy}"
+    return f"Deep Monte-Carlo self-play (action features, epsilon {config.epsilon:g}{pool}{start})"
 
 
 def evaluate(learner: DMCLearner, log: RunLog, decisions: int) -> None:

@@ -231,6 +231,7 @@ def test_the_settings_shared_with_batched_ppo_keep_its_names_and_defaults():
         ("device", "tpu"),
         ("eval_opponents", ("champion",)),
         ("minibatch_size", 1.5),
+        ("init_policy", 5),
     ],
 )
 def test_bad_settings_are_refused_before_anything_is_written(tmp_path, setting, value):
@@ -261,3 +262,52 @@ def test_a_short_run_writes_a_policy_that_reloads_and_plays(game, tmp_path):
         np.testing.assert_array_equal(by_spec.act_batch(vec.obs, vec.masks), actions)
         np.testing.assert_array_equal(learner.agent().act_batch(vec.obs, vec.masks), actions)
         vec.step(actions)
+
+
+def test_a_run_continues_from_the_checkpoint_it_names(tmp_path):
+    first, _ = train_dmc(tiny("president", tmp_path / "first"))
+    path = tmp_path / "first" / "run" / "policy.pt"
+    later = DMCLearner(tiny("president", tmp_path, seed=7, init_policy=str(path)))
+    for name, weights in first.scorer.network.state_dict().items():
+        np.testing.assert_array_equal(later.scorer.network.state_dict()[name], weights)
+    vec = presages_env.make_vec("president", 16, seed=3)
+    np.testing.assert_array_equal(
+        later.agent().act_batch(vec.obs, vec.masks), first.agent().act_batch(vec.obs, vec.masks)
+    )
+
+
+def test_the_shipped_scorer_is_a_starting_point():
+    shipped = ActionScorerAgent.load(action_scorer.shipped_scorer("presages"), game="presages")
+    arch = shipped.scorer.metadata["net_arch"]
+    config = dmc_config(
+        game="presages",
+        init_policy="shipped",
+        net_arch=tuple(arch["state"]),
+        action_net_arch=tuple(arch["action"]),
+        head_net_arch=tuple(arch["head"]),
+        device="cpu",
+    )
+    learner = DMCLearner(config)
+    vec = presages_env.make_vec("presages", 16, seed=3)
+    np.testing.assert_array_equal(
+        learner.agent().act_batch(vec.obs, vec.masks), shipped.act_batch(vec.obs, vec.masks)
+    )
+
+
+@pytest.mark.parametrize("start", ["missing", "other_network", "other_game"])
+def test_a_checkpoint_that_cannot_be_continued_is_refused_before_anything_is_written(
+    tmp_path, start
+):
+    train_dmc(tiny("president", tmp_path / "first"))
+    path = tmp_path / "first" / "run" / "policy.pt"
+    game, overrides = "president", {}
+    if start == "missing":
+        path = tmp_path / "missing.pt"
+    elif start == "other_network":
+        overrides = {"net_arch": (32,)}
+    else:
+        game = "presages"
+    config = tiny(game, tmp_path, init_policy=str(path), **overrides)
+    with pytest.raises((TypeError, ValueError), match="init_policy"):
+        train_dmc(config)
+    assert not (tmp_path / "run").exists()
