@@ -12,12 +12,18 @@ import numpy as np
 import pytest
 from extras import require
 
+import presages_env
 from presages_env.agents import HeuristicAgent, RandomAgent
 from presages_env.agents.ppo import PPOAgent
 from presages_env.evaluation.coordination import coordination_table, evaluate_coordination
 from presages_env.evaluation.stats import difference_interval, mean_interval
 from presages_env.training.batched_ppo import BatchedPPOConfig
-from presages_env.training.populations import from_scratch_config, train_populations
+from presages_env.training.dmc import DMCConfig
+from presages_env.training.populations import (
+    from_scratch_config,
+    load_population,
+    train_populations,
+)
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -122,6 +128,38 @@ def test_a_batched_population_trains_and_writes_its_policy(tmp_path):
     (path,) = train_populations([small])
     assert path == tmp_path / "policy.pt"
     assert PPOAgent.load(path, game="aciliande", num_players=4).features.name == "raw"
+
+
+def test_dmc_populations_start_from_scratch_against_random_alone():
+    config = from_scratch_config("presages", 2, "out", 4, steps=5000, trainer="dmc")
+    assert isinstance(config, DMCConfig) and config.init_policy is None
+    assert config.team_play and config.baseline_opponents == ("random",)
+    assert config.seed == 2 and config.total_timesteps == 5000
+    with pytest.raises(ValueError, match="no critic"):
+        from_scratch_config("presages", 2, "out", 4, trainer="dmc", critic="global")
+
+
+def test_a_dmc_population_trains_and_loads_as_the_agent_it_wrote(tmp_path):
+    require("train")
+    config = from_scratch_config("presages", 0, tmp_path, 4, steps=200, trainer="dmc")
+    small = dataclasses.replace(
+        config,
+        num_envs=8,
+        rollout_steps=8,
+        minibatch_size=32,
+        net_arch=(16,),
+        action_net_arch=(8,),
+        head_net_arch=(16,),
+        buffer_size=1024,
+        eval_opponents=(),
+    )
+    (path,) = train_populations([small])
+    assert path == tmp_path / "policy.pt"
+    agent = load_population(small)
+    assert agent.scorer.metadata["game"] == "presages"
+    vec = presages_env.make_vec("presages", 8, seed=1)
+    for _ in range(20):  # an illegal action would raise
+        vec.step(agent.act_batch(vec.obs, vec.masks))
 
 
 @pytest.mark.slow("presages")
