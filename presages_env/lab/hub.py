@@ -19,7 +19,7 @@ import logging
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
-from fastapi import WebSocket
+from fastapi import WebSocket, WebSocketDisconnect
 
 from presages_env.agents.base import Agent
 from presages_env.games import get_game
@@ -235,8 +235,12 @@ class Hub:
         except TimeoutError:  # its client stopped reading: the table goes on without it
             LOG.warning("table %s: a socket of seat %d took no view; dropped", table.data.id, seat)
             self._drop(table, seat, socket, TRY_AGAIN_LATER, "too slow")
-        except Exception:  # a closed socket leaves on its own
-            pass
+        except (WebSocketDisconnect, RuntimeError, OSError) as error:
+            # closed under the send (Starlette, or uvicorn's ClientDisconnected, an OSError):
+            # the socket's own handler sees the close and leaves the table
+            LOG.debug(
+                "table %s: seat %d's socket closed before a view: %r", table.data.id, seat, error
+            )
 
     async def close(self) -> None:
         for table in self.tables.values():
