@@ -58,22 +58,39 @@ NetArch = Mapping[str, Sequence[int]]  # {"state": [...], "action": [...], "head
 # scoring a batch of any size takes besides its scores (measured: under 11 chunks' worth).
 SCORING_CHUNK_BYTES = 2**24  # 16 MiB; one row takes at most 283 x 4096 x 4 bytes = 4.6 MB
 SCORING_WORKSPACE_BYTES = 16 * SCORING_CHUNK_BYTES
-# action scorers shipped with the package, trained from scratch: ``<game>.pt``
+# action scorers shipped with the package, trained from scratch: ``<game>/*.pt``, the members
+# of the game's ensemble (one file: a single scorer)
 SHIPPED_SCORERS = Path(__file__).resolve().parent.parent / "checkpoints" / "scorers"
+MAX_MEMBERS = 16  # checkpoints one ensemble loads (a folder of a path is untrusted input)
 
 
 def shipped_scorer(game: str) -> Path:
-    """The action scorer shipped for ``game`` (``checkpoints/scorers/<game>.pt``); a
-    ``ValueError`` naming the games that ship one if ``game`` does not."""
+    """The folder of the action scorers shipped for ``game`` (``checkpoints/scorers/<game>/``,
+    loaded as one ensemble); a ``ValueError`` naming the games that ship one if ``game``
+    does not."""
     get_game(game)  # an unknown name is refused with the list of games
-    path = SHIPPED_SCORERS / f"{game}.pt"
-    if not path.is_file():
-        shipped = sorted(p.stem for p in SHIPPED_SCORERS.glob("*.pt"))
+    path = SHIPPED_SCORERS / game
+    if not any(path.glob("*.pt")):
+        shipped = sorted(p.name for p in SHIPPED_SCORERS.iterdir() if any(p.glob("*.pt")))
         raise ValueError(
             f"no action scorer is shipped for {game!r} (shipped for: {', '.join(shipped)}); "
             "name a checkpoint with dmc:PATH"
         )
     return path
+
+
+def member_paths(path: Path) -> list[Path]:
+    """The checkpoints ``path`` names: itself, or a folder's ``*.pt`` files in name order
+    (at least one, at most :data:`MAX_MEMBERS`, refused with a ``ValueError`` otherwise)."""
+    if not path.is_dir():
+        return [path]
+    members = sorted(path.glob("*.pt"))
+    if not 1 <= len(members) <= MAX_MEMBERS:
+        raise ValueError(
+            f"{path}: an ensemble's folder holds 1 to {MAX_MEMBERS} checkpoints (*.pt), "
+            f"found {len(members)}"
+        )
+    return members
 
 
 class ActionScorer:
@@ -342,16 +359,23 @@ def build_network(metadata: dict[str, Any]):
 
 class ActionScorerAgent(Agent):
     """Plays the legal action of highest score (``deterministic=False``: samples the
-    scores' softmax, as a policy's logits, from a seeded generator)."""
+    scores' softmax, as a policy's logits, from a seeded generator). Given several scorers
+    of one game (an ensemble, e.g. Deep Monte-Carlo runs from different seeds), the score
+    of an action is the mean of theirs; ``scorer`` is the first."""
 
     def __init__(
         self,
-        scorer: ActionScorer,
+        scorer: ActionScorer | Sequence[ActionScorer],
         name: str = "action_scorer",
         deterministic: bool = True,
         seed: int = 0,
     ) -> None:
-        self.scorer = scorer
+        members = (scorer,) if isinstance(scorer, ActionScorer) else tuple(scorer)
+        games = sorted({member.game.name for member in members})
+        if len(games) != 1:
+            raise ValueError(f"an ensemble's scorers play one game, got {games or 'none'}")
+        self.members = members
+        self.scorer = members[0]
         self.name = name
         self.deterministic = deterministic
         self._rng = np.random.default_rng(check_seed(seed))
@@ -366,15 +390,35 @@ class ActionScorerAgent(Agent):
         game: str | None = None,
         num_players: int | None = None,
     ) -> ActionScorerAgent:
-        """The agent of the checkpoint at ``path``; ``game`` and ``num_players`` name the
-        table it will play at (a checkpoint of another game or size is refused here)."""
+        """The agent of the checkpoint at ``path``, or the ensemble of a folder's ``*.pt``
+        checkpoints; ``game`` and ``num_players`` name the table it will play at (a
+        checkpoint of another game or size is refused here)."""
         path = Path(path)
-        scorer = ActionScorer.from_checkpoint(path, game, num_players)
-        scorer.network.eval()
-        return cls(scorer, name or path.stem, deterministic)
+        members = [ActionScorer.from_checkpoint(p, game, num_players) for p in member_paths(path)]
+        for member in members:
+            member.network.eval()
+        return cls(members, name or path.stem, deterministic)
 
     def save(self, path: str | Path) -> None:
+        """Write the scorer (an ensemble is saved a member at a time: ``members``)."""
+        if len(self.members) > 1:
+            raise ValueError(
+                f"an ensemble of {len(self.members)} scorers is not one checkpoint: save each "
+                "of its members into one folder (ActionScorerAgent.load reads the folder)"
+            )
         self.scorer.save(path)
+
+    def legal_scores(self, obs: np.ndarray, masks: np.ndarray) -> np.ndarray:
+        """Scores ``float32[N, A]`` of every legal action (``-inf`` elsewhere), the members'
+        mean; the action features are computed once for all of them."""
+        if len(self.members) == 1:
+            return self.scorer.legal_scores(obs, masks)
+        widest = max(self.members, key=lambda member: member._widest)
+        scores = np.empty(masks.shape, np.float32)
+        for rows, features in widest._feature_chunks(obs, masks):
+            chunk = [m._chunk_scores(obs[rows], masks[rows], features) for m in self.members]
+            scores[rows] = np.mean(chunk, axis=0)
+        return scores
 
     def check_batch(self, obs: np.ndarray, masks: np.ndarray) -> None:
         """The action-feature kernel reads observation values as indices: the observations
@@ -384,7 +428,7 @@ class ActionScorerAgent(Agent):
         check_observations(scorer.game, obs, masks, scorer.low, scorer.high)
 
     def act_batch(self, obs: np.ndarray, masks: np.ndarray) -> np.ndarray:
-        scores = self.scorer.legal_scores(obs, masks)
+        scores = self.legal_scores(obs, masks)
         if self.deterministic:
             return scores.argmax(axis=1).astype(np.int64)
         gumbel = -np.log(-np.log(self._rng.uniform(1e-20, 1.0, size=scores.shape)))

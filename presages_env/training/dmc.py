@@ -26,6 +26,7 @@ from __future__ import annotations
 import dataclasses
 import math
 from collections.abc import Callable, Sequence
+from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
 
@@ -36,7 +37,6 @@ from presages_env.agents.action_scorer import (
     SCORING_WORKSPACE_BYTES,
     ActionScorer,
     ActionScorerAgent,
-    shipped_scorer,
 )
 from presages_env.agents.base import Agent, act_on
 from presages_env.agents.features import RawFeatures
@@ -76,7 +76,7 @@ class DMCConfig(ScorerConfig):
     sample_reuse: float = 2.0  # minibatch rows drawn per decision added to the buffer
     decisions_per_game: int = 256  # the journal of each game (a longer game drops its first)
     pool_share: float = 0.25  # share of deals against a baseline opponent (the rest: self-play)
-    init_policy: str | None = None  # a scorer checkpoint (or "shipped") to continue from
+    init_policy: str | None = None  # a scorer's checkpoint to continue from
     device: str = "auto"  # "auto": CUDA when torch sees one, else CPU
     out_dir: str = "runs/dmc"
 
@@ -88,7 +88,7 @@ SETTINGS: dict[str, Rule] = trainer_rules(
         "buffer_size": Count(1, MAX_BUFFER),
         "sample_reuse": Real(0.0, MAX_REUSE, low_open=True),
         "decisions_per_game": Count(1, MAX_JOURNAL),
-        "init_policy": OrNone(Text()),  # a path or "shipped", loaded (and checked) first
+        "init_policy": OrNone(Text()),  # a path, loaded (and checked) first
     },
 )
 # Bytes of one decision besides its observation and action features (float32): the target
@@ -338,8 +338,11 @@ def initial_scorer(config: DMCConfig) -> ActionScorer:
     checked loader for the config's game and table size, refused unless its network is the
     config's (the run records what it trained)."""
     path = config.init_policy
-    if path == "shipped":
-        path = shipped_scorer(config.game)
+    if Path(path).is_dir():
+        raise ValueError(
+            f"init_policy {path!r} is a folder (an ensemble): one network is continued; name "
+            "one of its checkpoints"
+        )
     game = get_game(config.game)
     num_players = game.check_num_players(config.num_players or game.default_players)
     try:

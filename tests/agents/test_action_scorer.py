@@ -195,18 +195,57 @@ def test_the_dmc_spec_loads_a_path_or_the_scorer_shipped_for_the_game(saved, tmp
     monkeypatch.setattr(scorer_module, "SHIPPED_SCORERS", tmp_path)
     with pytest.raises(ValueError, match="no action scorer is shipped for 'president'.*dmc:PATH"):
         make_agent("dmc", "president")
-    (tmp_path / "president.pt").write_bytes(saved.read_bytes())
+    (tmp_path / "president").mkdir()
+    (tmp_path / "president" / "seed0.pt").write_bytes(saved.read_bytes())
     label, agent = make_agent("dmc", "president")
     assert label == "dmc" and isinstance(agent, ActionScorerAgent)
     with pytest.raises(ValueError, match="unknown game"):
         scorer_module.shipped_scorer("chess")
 
 
+def test_an_ensemble_scores_each_action_by_its_members_mean(tmp_path):
+    members = [ActionScorer.for_game("presages", ARCH) for _ in range(3)]
+    obs, masks = positions("presages")
+    for k, member in enumerate(members):
+        member.save(tmp_path / f"member{k}.pt")
+    mean = np.mean([member.legal_scores(obs, masks) for member in members], axis=0)
+    ensemble = ActionScorerAgent.load(tmp_path, game="presages")
+    assert len(ensemble.members) == 3 and ensemble.name == tmp_path.name
+    np.testing.assert_allclose(ensemble.legal_scores(obs, masks), mean, rtol=1e-6)
+    np.testing.assert_array_equal(ensemble.act_batch(obs, masks), mean.argmax(axis=1))
+    label, by_spec = make_agent(f"dmc:{tmp_path}", "presages")
+    np.testing.assert_array_equal(by_spec.act_batch(obs, masks), mean.argmax(axis=1))
+    with pytest.raises(ValueError, match="save each of its members"):
+        ensemble.save(tmp_path / "one.pt")
+
+
+def test_an_ensemble_of_another_game_too_many_or_no_members_is_refused(saved, tmp_path):
+    mixed = tmp_path / "mixed"
+    mixed.mkdir()
+    (mixed / "a.pt").write_bytes(saved.read_bytes())
+    tiny_scorer("presages").save(mixed / "b.pt")
+    with pytest.raises(ValueError, match="plays 'president', not 'presages'"):
+        ActionScorerAgent.load(mixed, game="presages")
+    with pytest.raises(ValueError, match="one game"):
+        ActionScorerAgent.load(mixed)
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    with pytest.raises(ValueError, match="1 to 16 checkpoints"):
+        ActionScorerAgent.load(empty)
+    crowded = tmp_path / "crowded"
+    crowded.mkdir()
+    for k in range(scorer_module.MAX_MEMBERS + 1):
+        (crowded / f"m{k:02d}.pt").write_bytes(b"never read")
+    with pytest.raises(ValueError, match="found 17"):
+        ActionScorerAgent.load(crowded)
+
+
 def test_every_shipped_scorer_loads_for_its_game_and_plays_legal_actions():
-    shipped = sorted(scorer_module.SHIPPED_SCORERS.glob("*.pt"))
+    shipped = sorted(p for p in scorer_module.SHIPPED_SCORERS.iterdir() if p.is_dir())
+    assert [p.name for p in shipped] == ["presages"]
     for path in shipped:
-        agent = ActionScorerAgent.load(path, game=path.stem)
-        obs, masks = positions(path.stem)
+        agent = ActionScorerAgent.load(scorer_module.shipped_scorer(path.name), game=path.name)
+        obs, masks = positions(path.name)
         actions = agent.act_batch(obs, masks)
         assert masks[np.arange(len(actions)), actions].all()
 

@@ -276,25 +276,7 @@ def test_a_run_continues_from_the_checkpoint_it_names(tmp_path):
     )
 
 
-def test_the_shipped_scorer_is_a_starting_point():
-    shipped = ActionScorerAgent.load(action_scorer.shipped_scorer("presages"), game="presages")
-    arch = shipped.scorer.metadata["net_arch"]
-    config = dmc_config(
-        game="presages",
-        init_policy="shipped",
-        net_arch=tuple(arch["state"]),
-        action_net_arch=tuple(arch["action"]),
-        head_net_arch=tuple(arch["head"]),
-        device="cpu",
-    )
-    learner = DMCLearner(config)
-    vec = presages_env.make_vec("presages", 16, seed=3)
-    np.testing.assert_array_equal(
-        learner.agent().act_batch(vec.obs, vec.masks), shipped.act_batch(vec.obs, vec.masks)
-    )
-
-
-@pytest.mark.parametrize("start", ["missing", "other_network", "other_game"])
+@pytest.mark.parametrize("start", ["missing", "other_network", "other_game", "ensemble"])
 def test_a_checkpoint_that_cannot_be_continued_is_refused_before_anything_is_written(
     tmp_path, start
 ):
@@ -305,6 +287,8 @@ def test_a_checkpoint_that_cannot_be_continued_is_refused_before_anything_is_wri
         path = tmp_path / "missing.pt"
     elif start == "other_network":
         overrides = {"net_arch": (32,)}
+    elif start == "ensemble":  # a folder of checkpoints: one network is continued
+        path = path.parent
     else:
         game = "presages"
     config = tiny(game, tmp_path, init_policy=str(path), **overrides)
