@@ -18,11 +18,12 @@ from presages_env.lab.live import LiveGame  # noqa: E402
 
 @pytest.mark.parametrize("kind", sorted(ALLOWED_AGENTS))
 def test_each_allowed_agent_plays_a_legal_move_off_the_event_loop(kind):
-    if kind == "ppo":
+    if kind in ("ppo", "dmc"):
         extras.require("train")
-    game = presages_env.get_game("president")
+    name = "presages" if kind == "dmc" else "president"  # dmc: shipped for Présages only
+    game = presages_env.get_game(name)
     live = LiveGame(game, 4, 3, {})
-    agent = seat_agent(kind, "president", 3, live.current, 4)
+    agent = seat_agent(kind, name, 3, live.current, 4)
     before = live.state.copy()
     pool = AgentPool(1)
     try:
@@ -31,6 +32,12 @@ def test_each_allowed_agent_plays_a_legal_move_off_the_event_loop(kind):
         pool.close()
     assert action in live.legal()
     assert np.array_equal(live.state, before)
+
+
+def test_an_agent_not_shipped_for_the_table_is_refused():
+    extras.require("train")
+    with pytest.raises(ValueError, match="no action scorer is shipped for 'president'"):
+        seat_agent("dmc", "president", 0, 0, 4)
 
 
 @pytest.mark.parametrize("kind", ["ppo:/etc/passwd", "search:100000", "dmc:x.pt", "human", ""])
