@@ -63,9 +63,9 @@ BUDGETS = {
         5, 8_000_000, 1000, 100, 50, ("aciliande4",), trainer="batched", opponent="heuristic"
     ),
     # Présages: PPO does not reach the heuristic team from scratch, Deep Monte-Carlo over
-    # action features does (about 14M decisions, docs/agents.md)
+    # action features comes level with it (docs/coordination.md: 65 min on one core)
     "competent_presages": Budget(
-        5, 20_000_000, 1000, 100, 50, ("presages4",), trainer="dmc", opponent="heuristic"
+        3, 15_000_000, 1000, 100, 50, ("presages4",), trainer="dmc", opponent="heuristic"
     ),
 }
 ALGORITHMS = {
