@@ -19,14 +19,30 @@ from typing import Any
 os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
 
 from presages_env.core.option_space import OptionTable  # noqa: E402
-from presages_env.games import BUILT_IN_GAMES, GAME_CLASSES, game_options, get_game  # noqa: E402
+from presages_env.games import (  # noqa: E402
+    BUILT_IN_GAMES,
+    GAME_CLASSES,
+    game_options,
+    get_game,
+    unavailable_games,
+)
 
 __version__ = "0.1.0"
-__all__ = ["make", "make_vec", "list_games", "get_game", "options", "register_envs"]
+__all__ = [
+    "make",
+    "make_vec",
+    "list_games",
+    "unavailable_games",
+    "get_game",
+    "options",
+    "register_envs",
+]
 
 
 def list_games() -> list[str]:
-    """Names accepted by :func:`make` and :func:`make_vec`."""
+    """The registered games' names, read without loading any game. A plug-in game whose
+    package does not load is among them, and refused by :func:`make` with the reason;
+    :func:`unavailable_games` lists those (it loads every game's class)."""
     return sorted(GAME_CLASSES)
 
 

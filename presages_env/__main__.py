@@ -100,7 +100,10 @@ def main(argv: list[str] | None = None) -> int:
     if args.command == "info":
         from presages_env.ui.game_info import game_info
 
-        print(game_info(args.game))
+        try:
+            print(game_info(args.game))
+        except ValueError as error:  # a plug-in game whose package does not load
+            info.exit(2, f"{info.prog}: error: {one_line(error)}\n")
         return 0
     if args.command == "play":
         from presages_env.ui.terminal import play as play_game

@@ -9,7 +9,9 @@ on its class (see :mod:`presages_env.core.game`).
 
 from __future__ import annotations
 
+import contextlib
 import importlib
+import importlib.util
 import re
 import warnings
 from collections.abc import Iterator, MutableMapping
@@ -77,8 +79,12 @@ class _Registry(MutableMapping):
 
     def refusal(self, name: str) -> str | None:
         """Why the entry point called ``name`` was skipped, if it was."""
+        return self.refusals().get(name)
+
+    def refusals(self) -> dict[str, str]:
+        """Why each skipped entry point was skipped, by its name."""
         self._all()
-        return self._refused.get(name)
+        return dict(self._refused)
 
     def __getitem__(self, name: str) -> str:
         return self._games[name] if name in self._games else self._all()[name]
@@ -106,26 +112,74 @@ GAME_CLASSES = _Registry(BUILT_IN_GAMES)
 
 
 def get_game(name: str) -> Game:
-    """The :class:`Game` description registered under ``name``."""
-    module_name, class_name = GAME_CLASSES[_known(name)].split(":")
-    game = getattr(importlib.import_module(module_name), class_name)()
+    """The :class:`Game` description registered under ``name``. A game that is not registered,
+    or whose package does not load (a plug-in naming a missing module, or failing as it is
+    imported), is refused with a ``ValueError`` naming the game and the reason."""
+    game = _game_class(name)()
     if game.name != name:
         raise ValueError(f"the game registered as {name!r} calls itself {game.name!r}")
     return game
 
 
+def unavailable_games() -> dict[str, str]:
+    """``{name: why}`` for each game offered that cannot be played: the entry points refused
+    (a bad name or target) and the registered games whose package does not load, which
+    :func:`get_game` refuses with the same reason. It loads every registered game's class."""
+    unavailable = GAME_CLASSES.refusals()
+    for name in GAME_CLASSES:
+        try:
+            get_game(name)
+        except ValueError as error:
+            unavailable[name] = str(error)
+    return unavailable
+
+
+def available_games() -> list[str]:
+    """The registered games that load, in the registry's order: every game but those
+    :func:`unavailable_games` lists, for the callers that go through every game."""
+    unavailable = unavailable_games()
+    return [name for name in GAME_CLASSES if name not in unavailable]
+
+
 def benchmarked_games() -> list[str]:
     """The registered games the benchmarks and the results tables cover: all but those
     declaring ``benchmarked = False`` (the exemplar game). Loads every game's class."""
-    return [name for name in GAME_CLASSES if get_game(name).benchmarked]
+    return [name for name in available_games() if get_game(name).benchmarked]
 
 
 def game_options(name: str) -> OptionTable:
     """Every option of game ``name`` with its type, default, range and meaning, read from the
-    game's ``options.py`` alone: its rules (numba) are not loaded."""
-    package = GAME_CLASSES[_known(name)].split(":")[0].rpartition(".")[0]
-    module = importlib.import_module(f"{package}.options")
-    return describe_options(module.Options, module.option_space)
+    ``options.py`` beside its ``game.py`` alone: its rules (numba) are not loaded. A plug-in
+    without one (a module outside any package, say) is read from its ``Game`` class."""
+    target = GAME_CLASSES[_known(name)]
+    package = target.split(":")[0].rpartition(".")[0]
+    with _loading(name, target):
+        if package and importlib.util.find_spec(f"{package}.options") is not None:
+            module = importlib.import_module(f"{package}.options")
+            return describe_options(module.Options, module.option_space)
+    game = _game_class(name)
+    if getattr(game, "Options", None) is None:  # a game without options
+        return OptionTable()
+    return describe_options(game.Options, game.option_space)
+
+
+def _game_class(name: str) -> type[Game]:
+    target = GAME_CLASSES[_known(name)]
+    module_name, class_name = target.split(":")
+    with _loading(name, target):
+        return getattr(importlib.import_module(module_name), class_name)
+
+
+@contextlib.contextmanager
+def _loading(name: str, target: str) -> Iterator[None]:
+    """Any error while game ``name``'s package is imported, as a ``ValueError`` saying so: a
+    plug-in's import may raise anything, and one bad package must not break the others."""
+    try:
+        yield
+    except Exception as error:
+        reason = " ".join(f"{type(error).__name__}: {error}".split())[:300]
+        message = f"game {name!r} is unavailable: {target} does not load ({reason})"
+        raise ValueError(message) from error
 
 
 def _known(name: str) -> str:

@@ -44,7 +44,7 @@ import pyspiel
 
 from presages_env.core import events as ev
 from presages_env.core.header import HDR_CURRENT, HDR_TERMINAL
-from presages_env.games import GAME_CLASSES, get_game
+from presages_env.games import available_games, get_game
 from presages_env.integrations.openspiel_game import (
     _ZERO_SUM,
     PREFIX,
@@ -234,7 +234,8 @@ _registered: set[str] = set()
 def register() -> list[str]:
     """Build (once) and register ``presages_env_<game>_native`` for every game; returns the
     names. Raises :class:`NativeUnavailable` where the games cannot be built."""
-    if len(_registered) == len(GAME_CLASSES):  # done: no need to fingerprint and load again
+    names = available_games()  # a plug-in that does not load is left out
+    if len(_registered) == len(names):  # done: no need to fingerprint and load again
         return sorted(_registered)
     library = ctypes.PyDLL(str(build()))
     library.presages_register.argtypes = [
@@ -246,7 +247,7 @@ def register() -> list[str]:
         ctypes.py_object,
     ]
     library.presages_register.restype = ctypes.c_int
-    for name in GAME_CLASSES:
+    for name in names:
         short_name = PREFIX + name + SUFFIX
         if short_name in _registered:
             continue

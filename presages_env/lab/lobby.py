@@ -6,16 +6,18 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import logging
 import secrets
 from typing import Any
 
 import presages_env
 from presages_env.core.validation import check_int, check_text
-from presages_env.games import get_game
+from presages_env.games import available_games, get_game, unavailable_games
 from presages_env.lab.agents_pool import ALLOWED_AGENTS, HUMAN, seat_agent
 from presages_env.lab.live import option_values
 from presages_env.lab.store import MAX_TEXT, SeatSpec
 
+LOG = logging.getLogger(__name__)
 MAX_NAME = 40  # characters of a person's name at the table
 MIN_IDLE, MAX_IDLE = 10, 3600  # seconds a person may take over one move
 REQUEST_FIELDS = {"game", "players", "options", "seats", "names", "idle_seconds"}
@@ -33,9 +35,10 @@ class TableRequest:
 
 
 def games_offered() -> list[dict[str, Any]]:
-    """Each registered game with its player counts and options' defaults, for the lobby."""
+    """Each registered game that loads, with its player counts and options' defaults, for
+    the lobby (:func:`games_unavailable` lists the others)."""
     offered = []
-    for name in presages_env.list_games():
+    for name in available_games():
         game = get_game(name)
         defaults = _json_options(game.make_options(game.default_players))
         offered.append(
@@ -49,6 +52,19 @@ def games_offered() -> list[dict[str, Any]]:
             }
         )
     return offered
+
+
+def games_unavailable() -> dict[str, str]:
+    """``{name: why}`` for each game offered that does not load (a plug-in naming a missing
+    module, say), logged whole; a reason that names a file is not sent (no server path)."""
+    unavailable = unavailable_games()
+    for why in unavailable.values():
+        LOG.warning("%s", why)
+    hidden = "its package does not load; the server's log says why"
+    return {
+        name: why if "/" not in why and "\\" not in why else f"game {name!r:.40}: {hidden}"
+        for name, why in unavailable.items()
+    }
 
 
 def table_request(data: Any, default_idle: int) -> TableRequest:

@@ -69,3 +69,15 @@ def test_info_refuses_an_unknown_game():
     with pytest.raises(SystemExit) as stop:
         main(["info", "chess"])
     assert stop.value.code == 2
+
+
+def test_info_on_a_plugin_that_does_not_load_says_why_in_one_line(monkeypatch, capsys):
+    from presages_env import games
+
+    monkeypatch.setitem(games.GAME_CLASSES, "broken_game", "broken_game_no_such_module:Game")
+    with pytest.raises(SystemExit) as stop:
+        main(["info", "broken_game"])
+    assert stop.value.code == 2
+    err = capsys.readouterr().err
+    assert "'broken_game' is unavailable" in err and "broken_game_no_such_module" in err
+    assert "Traceback" not in err and len(err.strip().splitlines()) == 1

@@ -99,8 +99,11 @@ def entry_point(name: str, value: str) -> importlib.metadata.EntryPoint:
 
 
 def fake_entry_points(found: list[importlib.metadata.EntryPoint]):
+    real = importlib.metadata.entry_points
+
     def entry_points(**selection):
-        assert selection == {"group": games.ENTRY_POINT_GROUP}
+        if selection != {"group": games.ENTRY_POINT_GROUP}:  # numba's, on its first compile
+            return real(**selection)
         return importlib.metadata.EntryPoints(found)
 
     return entry_points
@@ -244,3 +247,57 @@ def test_nothing_outside_games_names_a_registered_game():
         for line, text in literals_naming_a_game(path.read_text(encoding="utf-8"), names):
             found.append(f"{path.relative_to(PACKAGE.parent)}:{line}: {text[:80]!r}")
     assert not found, "\n".join(found)
+
+
+BROKEN = "broken_game_no_such_module:Game"
+
+
+def test_a_plugin_that_does_not_load_is_listed_unavailable_with_its_reason(monkeypatch):
+    """An entry point naming a missing module hides no other game: it is listed unavailable
+    with the reason, and asking for it (its rules or its options) raises a ``ValueError``
+    naming the game and the missing module, not a ``TypeError`` about a relative import."""
+    found = [entry_point("broken_game", BROKEN), entry_point("Bad Name", BROKEN)]
+    monkeypatch.setattr(importlib.metadata, "entry_points", fake_entry_points(found))
+    registry = games._Registry(games.BUILT_IN_GAMES)
+    monkeypatch.setattr(games, "GAME_CLASSES", registry)
+    monkeypatch.setattr(presages_env, "GAME_CLASSES", registry)
+    with pytest.warns(UserWarning, match="'Bad Name'"):
+        unavailable = presages_env.unavailable_games()
+    assert set(unavailable) == {"broken_game", "Bad Name"}
+    reason = unavailable["broken_game"]
+    assert "'broken_game' is unavailable" in reason and "broken_game_no_such_module" in reason
+    assert "broken_game" not in games.available_games()
+    assert set(games.available_games()) == set(games.BUILT_IN_GAMES)
+    assert "broken_game" not in games.benchmarked_games()
+    for ask in (presages_env.get_game, presages_env.options, presages_env.make):
+        with pytest.raises(ValueError) as refused:
+            ask("broken_game")
+        assert str(refused.value) == reason
+    assert presages_env.options("president") and presages_env.get_game("president")
+
+
+def test_a_plugin_module_outside_any_package_lists_its_options(monkeypatch):
+    """``plugin_game`` is a module of its own, with no ``options.py`` beside it: its
+    options are read from its ``Game`` class."""
+    monkeypatch.setitem(games.GAME_CLASSES, "plugin_president", "plugin_game:PluginGame")
+    assert presages_env.options("plugin_president") == presages_env.options("president")
+
+
+def test_a_plugin_failing_as_it_is_imported_is_unavailable(monkeypatch, tmp_path):
+    (tmp_path / "failing_plugin.py").write_text("raise RuntimeError('needs a GPU')\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    monkeypatch.setitem(games.GAME_CLASSES, "failing_game", "failing_plugin:Game")
+    with pytest.raises(ValueError, match="'failing_game' is unavailable.*needs a GPU"):
+        presages_env.get_game("failing_game")
+    assert "needs a GPU" in presages_env.unavailable_games()["failing_game"]
+
+
+def test_a_saved_state_loads_beside_a_plugin_that_does_not_load(monkeypatch):
+    from presages_env.core import state_io
+
+    env = presages_env.make("kuhn_poker")
+    env.reset(seed=0)
+    data = state_io.serialize(env.get_state())
+    registry = games._Registry({"broken_game": BROKEN, **games.BUILT_IN_GAMES})
+    monkeypatch.setattr(games, "GAME_CLASSES", registry)  # looked at first
+    assert (state_io.deserialize(data) == env.get_state()).all()
