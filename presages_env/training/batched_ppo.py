@@ -144,35 +144,47 @@ def check_config(config: BatchedPPOConfig) -> BatchedPPOConfig:
     ``TypeError``/``ValueError`` naming the setting before anything is built or written."""
     config = checked_settings(config, SETTINGS)
     game, n = check_game_settings(config)
-    workspace = 0
+    rows = config.num_envs * config.rollout_steps
+    workspace, step_sizes = 0, ""
     if config.policy == "action_features":
-        if config.features != "raw":
-            raise ValueError(
-                f"features {config.features!r}: policy 'action_features' reads the raw "
-                "observation; set features='raw'"
-            )
-        if config.init_policy is not None:
-            raise ValueError(
-                f"init_policy {config.init_policy!r}: policy 'action_features' starts from "
-                "scratch; set init_policy=None"
-            )
-        config.check_scorer_arch(game.name)
-        workspace = SCORING_WORKSPACE_BYTES + scorer_minibatch_bytes(config, game, n)
+        check_action_feature_policy(config, game.name)
+        workspace = SCORING_WORKSPACE_BYTES + scorer_minibatch_bytes(config, game, n, rows)
+        step_sizes = STEP_SIZES
     inputs = learner_input_size(game, n, config.features, config.critic)
     row_bytes = 4 * inputs + game.num_actions(n) + ROLLOUT_ROW_BYTES
-    rows = config.num_envs * config.rollout_steps
-    check_rollout_memory("num_envs x rollout_steps", rows, row_bytes, workspace)
+    check_rollout_memory("num_envs x rollout_steps", rows, row_bytes, workspace, step_sizes)
     return config
 
 
-def scorer_minibatch_bytes(config: BatchedPPOConfig, game, num_players: int) -> int:
+def check_action_feature_policy(config: BatchedPPOConfig, game_name: str) -> None:
+    """The settings the action-feature policy allows: the raw observation, no initial
+    policy, and a scorer the checkpoint format holds."""
+    if config.features != "raw":
+        raise ValueError(
+            f"features {config.features!r}: policy 'action_features' reads the raw "
+            "observation; set features='raw'"
+        )
+    if config.init_policy is not None:
+        raise ValueError(
+            f"init_policy {config.init_policy!r}: policy 'action_features' starts from "
+            "scratch; set init_policy=None"
+        )
+    config.check_scorer_arch(game_name)
+
+
+# The settings a step of the action-feature policy's update grows with.
+STEP_SIZES = "minibatch_size, net_arch, action_net_arch and head_net_arch"
+
+
+def scorer_minibatch_bytes(config: BatchedPPOConfig, game, num_players: int, rows: int) -> int:
     """A bound on what a minibatch's update through an action scorer holds at once besides
-    the rollout: every action's features and each layer's activations over them (kept for
-    the backward pass), with room for their gradients."""
+    the rollout of ``rows`` decisions (a minibatch holds at most those): every action's
+    features and each layer's activations over them (kept for the backward pass), with room
+    for their gradients."""
     per_action = game.action_features.ACTION_FEATURES + sum(config.action_net_arch)
     per_action += sum(config.head_net_arch)
     per_row = game.num_actions(num_players) * per_action + sum(config.net_arch)
-    return 3 * 4 * config.minibatch_size * per_row
+    return 3 * 4 * min(config.minibatch_size, rows) * per_row
 
 
 def explained_variance(rollout, size: int) -> float:

@@ -396,18 +396,26 @@ def memory_limit() -> tuple[int, str]:
         return FALLBACK_MEMORY_BYTES, "the fixed limit (this machine's memory is unknown)"
 
 
-def check_rollout_memory(sizes: str, rows: int, row_bytes: int, workspace_bytes: int = 0) -> None:
+def check_rollout_memory(
+    sizes: str, rows: int, row_bytes: int, workspace_bytes: int = 0, workspace_sizes: str = ""
+) -> None:
     """Refuse a rollout of ``rows`` decisions of ``row_bytes`` each (``sizes`` names the
     settings that make ``rows``) whose buffers, with the ``workspace_bytes`` a step takes
-    besides them, would not fit in the machine's memory."""
-    estimate = rows * row_bytes + workspace_bytes
+    besides them (``workspace_sizes``: the settings that make it, if any), would not fit in
+    the machine's memory. A step too large by itself is refused naming its own settings."""
     limit, what = memory_limit()
+    available = f"more than {what} ({limit / 2**30:,.1f} GiB)"
+    step = f"a step's {workspace_bytes / 2**30:,.2f} GiB"
+    if workspace_sizes:
+        step += f" (made by {workspace_sizes})"
+        if workspace_bytes > limit:
+            raise ValueError(f"{workspace_sizes}: {step} is {available}; lower them")
+    estimate = rows * row_bytes + workspace_bytes
     if estimate > limit:
-        besides = f" with a step's {workspace_bytes / 2**30:,.2f} GiB" if workspace_bytes else ""
+        besides = f" with {step}" if workspace_bytes else ""
         raise ValueError(
             f"{sizes} = {rows:,} rollout rows of {row_bytes:,} bytes: the rollout buffers"
-            f"{besides} would take about {estimate / 2**30:,.1f} GiB, more than {what} "
-            f"({limit / 2**30:,.1f} GiB); lower them"
+            f"{besides} would take about {estimate / 2**30:,.1f} GiB, {available}; lower them"
         )
 
 

@@ -27,7 +27,7 @@ from presages_env.fuzzing.training_settings import (  # noqa: E402
     LyingInt,
     fuzz_training_settings,
 )
-from presages_env.training import batched_ppo, dmc, self_play  # noqa: E402
+from presages_env.training import batched_ppo, dmc, self_play, settings  # noqa: E402
 from presages_env.training.batched_ppo import (  # noqa: E402
     BatchedPPOConfig,
     check_config,
@@ -250,3 +250,49 @@ def test_the_training_settings_fuzz_finds_nothing(game):
     report = fuzz_training_settings(game, 200, seed=5)
     assert report.cases == 200 and not report.failures, "\n".join(report.failures)
     assert report.outcomes["refused"] and report.outcomes["accepted"], report.line()
+
+
+def test_a_minibatch_larger_than_the_rollout_is_one_minibatch_of_the_rollout(monkeypatch):
+    """The action-feature policy's step was estimated for ``minibatch_size`` rows even where
+    the rollout holds fewer (the update then takes the whole rollout as one minibatch), and
+    a legal 65,537 was refused for memory, naming num_envs x rollout_steps."""
+    config = game_config("president", policy="action_features", minibatch_size=65537)
+    assert config.num_envs * config.rollout_steps < 65537
+    monkeypatch.setattr(settings, "memory_limit", lambda: (8 * 2**30, "a test limit"))
+    assert check_config(config).minibatch_size == 65537
+
+
+def test_a_step_too_large_for_memory_is_refused_naming_minibatch_size(monkeypatch):
+    config = game_config("president", policy="action_features", minibatch_size=16384)
+    monkeypatch.setattr(settings, "memory_limit", lambda: (2 * 2**30, "a test limit"))
+    with pytest.raises(ValueError, match="minibatch_size") as refusal:
+        check_config(config)
+    assert "rollout rows" not in str(refusal.value) and "a test limit" in str(refusal.value)
+
+
+def out_of_range(rule) -> list:
+    """Values a setting's rule refuses (past each bound of a range, values of no setting's
+    type or choices), and a range's own bounds, which other checks may refuse."""
+    values = [-1, 2**63, NAN, INF, "no_such_value", [-1], ["nobody"], object(), b"x"]
+    if isinstance(rule, settings.Count):
+        values += [rule.low - 1, rule.low, rule.high, rule.high + 1]
+    if isinstance(rule, settings.Real):
+        values += [rule.low - 1] + ([rule.high * 2 + 1] if rule.high is not None else [])
+    return values
+
+
+@pytest.mark.parametrize("trainer", TRAINERS, ids=lambda trainer: trainer.name)
+def test_every_settings_refusal_names_the_setting_given(trainer, tmp_path):
+    """Each setting of each trainer's config, set out of its range: whatever refuses it (its
+    rule, the game, the network or memory bounds) names it."""
+    base = trainer.base("president", str(tmp_path / "run"))
+    rules = {**self_play.SETTINGS, **batched_ppo.SETTINGS, **dmc.SETTINGS}
+    unnamed = []
+    for field in dataclasses.fields(base):
+        for value in out_of_range(rules[field.name]):
+            try:
+                trainer.check(trainer.build(base, {field.name: value}))
+            except (TypeError, ValueError) as error:
+                if field.name not in str(error):
+                    unnamed.append(f"{field.name}={value!r:.40}: {error}")
+    assert not unnamed, "\n".join(unnamed)
