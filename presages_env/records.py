@@ -219,7 +219,7 @@ def save(rec: GameRecord, path: str | Path) -> None:
 
 def load(path: str | Path) -> GameRecord:
     """The record in the file at ``path``, checked like :func:`from_json`."""
-    return from_json(read_json(path, f"the record {path}", MAX_RECORD_BYTES, MAX_DEPTH))
+    return from_json(read_json(path, "the record", MAX_RECORD_BYTES, MAX_DEPTH))
 
 
 def loads(text: str | bytes) -> GameRecord:

@@ -20,9 +20,11 @@ and passes it to :func:`check_checkpoint`, which returns the metadata and featur
 everything a network is built from is sound. The checks run so that nothing is allocated or
 computed from a value not yet checked:
 
-1. the file: at most :data:`MAX_FILE_BYTES`, a zip archive whose records are stored as they
-   are (so the reader allocates no more than the file holds; torch's legacy format, which
-   allocates the storage sizes it declares before reading them, is refused);
+1. the file: a regular file (never a pipe waited on or a device read without end:
+   :func:`~presages_env.core.files.open_regular`), at most :data:`MAX_FILE_BYTES`, a zip
+   archive whose records are stored as they are (so the reader allocates no more than the
+   file holds; torch's legacy format, which allocates the storage sizes it declares before
+   reading them, is refused);
 2. every tensor: dense, on the CPU, of the format's dtype, and laid out contiguously inside
    its storage (a stride-0 or overlapping view declares a huge shape over a few bytes);
 3. the metadata: known values, a network within the bounds below, sizes that fit the game,
@@ -59,6 +61,7 @@ import numpy as np
 from presages_env.agents.features import FEATURES, RawFeatures, make_features
 from presages_env.agents.heuristic import observation_bounds
 from presages_env.core.action_features import FEATURE_HIGH, FEATURE_LOW
+from presages_env.core.files import open_regular
 from presages_env.games import GAME_CLASSES, get_game
 
 FORMAT = "presages_env.ppo_policy"
@@ -109,7 +112,8 @@ def read_checkpoint(path: str | Path) -> Any:
 
     import torch
 
-    with open(path, "rb") as file:  # a missing file or a directory raises here, as itself
+    # a missing file raises here as itself; a folder, a pipe or a device is refused
+    with open_regular(path, "the checkpoint") as file:
         check_archive(path, file)
         file.seek(0)
         try:

@@ -14,7 +14,6 @@ export it the other way (any shipped checkpoint, in one line)::
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Any
 
@@ -35,9 +34,12 @@ from presages_env.agents.checkpoint import (
     validate_metadata,
 )
 from presages_env.agents.features import RawFeatures, make_features
+from presages_env.core.files import open_regular, read_json
 from presages_env.games import GAME_CLASSES, get_game
 
 SHIPPED = Path(__file__).resolve().parent.parent / "checkpoints"
+# A run's config.json (a trainer's settings: under 2 KB, nested 3 deep)
+MAX_CONFIG_BYTES, MAX_CONFIG_DEPTH = 2**20, 8
 
 
 class PPOAgent(Agent):
@@ -239,15 +241,18 @@ def _load_trusted_zip(path: Path):
     :meth:`PPOAgent.to_sb3` recorded, else those of the run's ``config.json`` beside it."""
     from sb3_contrib import MaskablePPO
 
-    model = MaskablePPO.load(str(path), device="cpu")
+    with open_regular(path, "the MaskablePPO zip") as file:  # never a pipe or a device
+        model = MaskablePPO.load(file, device="cpu")
     policy = model.policy
     config = path.parent / "config.json"
     if hasattr(model, "presages_env"):
         run = model.presages_env
     elif config.exists():
-        run = json.loads(config.read_text())
+        run = read_json(config, "the run's config", MAX_CONFIG_BYTES, MAX_CONFIG_DEPTH)
     else:
         return policy, None
+    if not isinstance(run, dict):
+        raise ValueError(f"{config}: a run's config is a JSON object of its settings")
     game, name = run.get("game"), run.get("features", RawFeatures.name)
     check_choice("game", game, GAME_CLASSES)
     return policy, make_features(name, game, policy.action_space.n)

@@ -47,7 +47,6 @@ can be made unmissable is what a signature depends on, and how play is drawn:
 from __future__ import annotations
 
 import functools
-import json
 from collections.abc import Iterable
 from importlib import resources
 from typing import TYPE_CHECKING
@@ -57,6 +56,7 @@ if TYPE_CHECKING:
 
 TABLE_FILE = "decisions.json"
 TABLE_FORMAT = 1
+MAX_TABLE_BYTES = 2**22  # a game's decisions.json (the largest shipped: 6 KB)
 
 # seat relations, the same in every game's signature
 NOBODY = -1
@@ -90,9 +90,15 @@ def known_signatures(game: Game) -> frozenset[tuple[int, ...]]:
 
 @functools.cache
 def load_table(package: str, fields: tuple[str, ...]) -> frozenset[tuple[int, ...]]:
-    path = resources.files(package) / TABLE_FILE
-    table = json.loads(path.read_text(encoding="utf-8"))
-    if table.get("format") != TABLE_FORMAT or tuple(table.get("fields", ())) != fields:
+    from presages_env.core.files import read_json  # files -> validation -> this module
+
+    with resources.as_file(resources.files(package) / TABLE_FILE) as path:
+        table = read_json(path, "the decision table", MAX_TABLE_BYTES, 4)
+    if (
+        not isinstance(table, dict)
+        or table.get("format") != TABLE_FORMAT
+        or tuple(table.get("fields", ())) != fields
+    ):
         raise RuntimeError(
             f"{path} does not match the game's DECISION_FIELDS: regenerate it with "
             "python -m presages_env.core.decision_tables --write"

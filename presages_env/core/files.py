@@ -7,6 +7,13 @@ duplicate keys. :func:`parse_json` refuses all of these with a ``ValueError`` be
 caller sees the data; the caller then checks the exact structure it expects.
 :func:`write_text_atomically` encodes everything first and replaces the file in one rename,
 so a failure never leaves an empty or half-written file.
+
+Every file a loader reads (records, checkpoints, configs, exported data) is opened with
+:func:`open_regular`: only a regular file, found so by ``os.stat`` before it is opened and by
+``fstat`` on the opened descriptor (opened without waiting, so a named pipe swapped in
+between is not waited for). A folder, a named pipe, a socket or a device (``/dev/zero``,
+through a symbolic link or not) is refused at once with a ``ValueError`` naming the path,
+never read without end or waited on; a missing file is still ``FileNotFoundError``.
 """
 
 from __future__ import annotations
@@ -17,10 +24,11 @@ import math
 import os
 import re
 import secrets
+import stat
 from collections import Counter
 from itertools import accumulate
 from pathlib import Path
-from typing import Any
+from typing import Any, BinaryIO
 
 from presages_env.core.validation import check_text
 
@@ -73,10 +81,62 @@ def parse_json(text: str | bytes, what: str, max_bytes: int, max_depth: int) -> 
 
 
 def read_json(path: str | Path, what: str, max_bytes: int, max_depth: int) -> Any:
-    """:func:`parse_json` of the file at ``path``, reading at most ``max_bytes + 1`` bytes."""
-    with open(path, "rb") as file:
+    """:func:`parse_json` of the regular file at ``path`` (:func:`read_regular`); ``what``
+    (``"the record"``, say) and the path name it in any refusal."""
+    data = read_regular(path, what, max_bytes)
+    return parse_json(data, f"{what} {path}", max_bytes, max_depth)
+
+
+# What a path that is not a regular file is, for a refusal, by its ``stat`` mode.
+_KINDS = (
+    (stat.S_ISDIR, "a folder"),
+    (stat.S_ISFIFO, "a named pipe (FIFO)"),
+    (stat.S_ISSOCK, "a socket"),
+    (stat.S_ISCHR, "a character device"),
+    (stat.S_ISBLK, "a block device"),
+)
+
+
+def check_regular(
+    status: os.stat_result, path: str | Path, what: str, max_bytes: int | None = None
+) -> None:
+    """Refuse (``ValueError`` naming ``what`` and ``path``) a ``stat`` result that is not a
+    regular file's, or, where ``max_bytes`` is given, one of more bytes."""
+    if not stat.S_ISREG(status.st_mode):
+        kind = next((kind for test, kind in _KINDS if test(status.st_mode)), "not a file")
+        raise ValueError(f"{what} {path} is {kind}, not a regular file")
+    if max_bytes is not None and status.st_size > max_bytes:
+        raise ValueError(
+            f"{what} {path} is {status.st_size:,} bytes, more than the {max_bytes:,} allowed"
+        )
+
+
+def open_regular(path: str | Path, what: str, max_bytes: int | None = None) -> BinaryIO:
+    """The regular file at ``path`` open for reading in binary; anything else (see the
+    module's docstring) and, where ``max_bytes`` is given, a larger file are refused by
+    :func:`check_regular` before it is opened and again once it is."""
+    if "\0" in str(path):
+        raise ValueError(f"{what} {str(path)!r} holds a NUL character")
+    check_regular(os.stat(path), path, what, max_bytes)
+    # O_NONBLOCK: a named pipe put there since the check opens at once instead of waiting
+    flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0)
+    descriptor = os.open(path, flags | getattr(os, "O_CLOEXEC", 0))
+    try:
+        check_regular(os.fstat(descriptor), path, what, max_bytes)
+        return os.fdopen(descriptor, "rb")
+    except BaseException:
+        os.close(descriptor)
+        raise
+
+
+def read_regular(path: str | Path, what: str, max_bytes: int) -> bytes:
+    """The bytes of the regular file at ``path`` (:func:`open_regular`), at most
+    ``max_bytes`` of them: a file grown past them since it was checked is refused too."""
+    with open_regular(path, what, max_bytes) as file:
         data = file.read(max_bytes + 1)
-    return parse_json(data, what, max_bytes, max_depth)
+    if len(data) > max_bytes:
+        raise ValueError(f"{what} {path} is more than the {max_bytes:,} bytes allowed")
+    return data
 
 
 def write_text_atomically(path: str | Path, text: str) -> None:

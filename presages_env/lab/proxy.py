@@ -20,6 +20,7 @@ import numpy as np
 import pyarrow.parquet as pq
 
 from presages_env import records
+from presages_env.core.files import open_regular
 from presages_env.core.validation import check_int
 from presages_env.games import get_game
 
@@ -36,7 +37,8 @@ def human_decisions(
     spec = get_game(game)
     num_players = spec.check_num_players(num_players)
     columns = ["table", "game", "step", "seat", "by"]
-    table = pq.read_table(folder / "decisions.parquet", columns=columns).to_pylist()
+    with open_regular(folder / "decisions.parquet", "the exported decisions") as file:
+        table = pq.read_table(file, columns=columns).to_pylist()
     steps: dict[str, set[int]] = {}
     for row in table:
         if row["by"] == "human" and row["game"] == game:

@@ -21,9 +21,8 @@ Hyper-parameters per game: ``hyperparameters.json`` beside this module.
 from __future__ import annotations
 
 import dataclasses
-import json
 from collections.abc import Sequence
-from importlib.resources import files
+from importlib.resources import as_file, files
 from pathlib import Path
 from typing import Any
 
@@ -37,6 +36,7 @@ from presages_env.agents.action_scorer import (
 from presages_env.agents.base import Agent, ErringAgent
 from presages_env.agents.features import make_features
 from presages_env.agents.ppo import PPOAgent, frozen_copy, policy_metadata, shipped_checkpoint
+from presages_env.core.files import read_json
 from presages_env.core.validation import offset_seed
 from presages_env.evaluation.learning_curve import LearningCurve
 from presages_env.games import get_game
@@ -125,11 +125,13 @@ SETTINGS: dict[str, Rule] = trainer_rules(
 # four int64 (action, env, seat, next decision), six float32 (log-probability, value,
 # advantage, return, reward, bootstrap) and the terminal flag.
 ROLLOUT_ROW_BYTES = 4 * 8 + 6 * 4 + 1
+MAX_TABLE_BYTES = 2**20  # hyperparameters.json (under 1 KB)
 
 
 def game_config(game: str, **overrides: Any) -> BatchedPPOConfig:
     """The recorded hyper-parameters of ``game`` (``hyperparameters.json``), with overrides."""
-    table = json.loads(files(__package__).joinpath("hyperparameters.json").read_text())
+    with as_file(files(__package__).joinpath("hyperparameters.json")) as path:
+        table = read_json(path, "the hyper-parameter table", MAX_TABLE_BYTES, 4)
     recorded = {**table.get("default", {}), **table.get(get_game(game).name, {})}
     settings = {**recorded, **overrides, "game": get_game(game).name}
     fields = {f.name for f in dataclasses.fields(BatchedPPOConfig)}
