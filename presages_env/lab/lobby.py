@@ -56,15 +56,17 @@ def games_offered() -> list[dict[str, Any]]:
 
 def games_unavailable() -> dict[str, str]:
     """``{name: why}`` for each game offered that does not load (a plug-in naming a missing
-    module, say), logged whole; a reason that names a file is not sent (no server path)."""
-    unavailable = unavailable_games()
-    for why in unavailable.values():
-        LOG.warning("%s", why)
-    hidden = "its package does not load; the server's log says why"
-    return {
-        name: why if "/" not in why and "\\" not in why else f"game {name!r:.40}: {hidden}"
-        for name, why in unavailable.items()
-    }
+    module, say), as :func:`answered_reason` words it."""
+    return {name: answered_reason(name, why) for name, why in unavailable_games().items()}
+
+
+def answered_reason(name: str, why: str) -> str:
+    """Why game ``name`` is unavailable, logged whole and answered as is unless it names a
+    file (a web answer never carries a server path)."""
+    LOG.warning("%s", why)
+    if "/" in why or "\\" in why:
+        return f"game {name!r:.40} is unavailable: its package does not load (see the log)"
+    return why
 
 
 def table_request(data: Any, default_idle: int) -> TableRequest:
@@ -74,7 +76,10 @@ def table_request(data: Any, default_idle: int) -> TableRequest:
     name = data["game"]
     if name not in presages_env.list_games():
         raise ValueError(f"unknown game {name!r:.40}; games: {presages_env.list_games()}")
-    game = get_game(name)
+    try:
+        game = get_game(name)
+    except ValueError as error:  # a plug-in that does not load
+        raise ValueError(answered_reason(name, str(error))) from None
     n = game.check_num_players(data.get("players", game.default_players))
     raw = data.get("options", {})
     if not isinstance(raw, dict):

@@ -30,3 +30,6 @@ def test_the_lobby_lists_a_plugin_that_does_not_load_as_unavailable(monkeypatch,
         refused = client.post("/api/tables", json={"game": "broken_game"})
         assert refused.status_code == 400
         assert "'broken_game' is unavailable" in refused.json()["error"]
+        refused = client.post("/api/tables", json={"game": "failing_game"})
+        assert refused.status_code == 400 and str(tmp_path) not in refused.text
+        assert "'failing_game' is unavailable" in refused.json()["error"]
