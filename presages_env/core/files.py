@@ -103,7 +103,7 @@ def check_regular(
     """Refuse (``ValueError`` naming ``what`` and ``path``) a ``stat`` result that is not a
     regular file's, or, where ``max_bytes`` is given, one of more bytes."""
     if not stat.S_ISREG(status.st_mode):
-        kind = next((kind for test, kind in _KINDS if test(status.st_mode)), "not a file")
+        kind = next((kind for test, kind in _KINDS if test(status.st_mode)), "another kind of file")
         raise ValueError(f"{what} {path} is {kind}, not a regular file")
     if max_bytes is not None and status.st_size > max_bytes:
         raise ValueError(

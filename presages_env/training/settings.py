@@ -406,13 +406,12 @@ def check_rollout_memory(
     limit, what = memory_limit()
     available = f"more than {what} ({limit / 2**30:,.1f} GiB)"
     step = f"a step's {workspace_bytes / 2**30:,.2f} GiB"
-    if workspace_sizes:
-        step += f" (made by {workspace_sizes})"
-        if workspace_bytes > limit:
-            raise ValueError(f"{workspace_sizes}: {step} is {available}; lower them")
+    if workspace_sizes and workspace_bytes > limit:
+        raise ValueError(f"{workspace_sizes}: {step} is {available}; lower them")
     estimate = rows * row_bytes + workspace_bytes
     if estimate > limit:
-        besides = f" with {step}" if workspace_bytes else ""
+        made = f" (made by {workspace_sizes})" if workspace_sizes else ""
+        besides = f" with {step}{made}" if workspace_bytes else ""
         raise ValueError(
             f"{sizes} = {rows:,} rollout rows of {row_bytes:,} bytes: the rollout buffers"
             f"{besides} would take about {estimate / 2**30:,.1f} GiB, {available}; lower them"
