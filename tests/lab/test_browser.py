@@ -247,8 +247,21 @@ def test_the_lobby_opens_a_table_and_gives_one_link_per_person(server):
     driver = chromium(WINDOW)
     try:
         driver.get(server + "/")
-        WebDriverWait(driver, 30).until(lambda d: d.find_elements("css selector", "#game option"))
-        Select(driver.find_element("id", "game")).select_by_visible_text("Président")
+        WebDriverWait(driver, 60).until(lambda d: d.find_elements("css selector", "#game option"))
+        game = Select(driver.find_element("id", "game"))
+        assert game.first_selected_option.text == "Présages"  # the flagship, declared
+        labels = [e.text for e in driver.find_elements("css selector", "#options label")]
+        assert "The placer wins the bout" in labels and not any("_" in t for t in labels)
+        assert not driver.find_elements("id", "option-round_reward")  # training only
+        helps = driver.find_elements("css selector", "#options .help")
+        assert len(helps) == len(labels) and all("Default:" in h.text for h in helps)
+        kinds = [o.text for o in driver.find_elements("css selector", "#seats .kind option")]
+        assert "dmc" in kinds  # shipped for Présages
+        shot(driver, "lobby-presages")
+        game.select_by_visible_text("Président")
+        assert driver.find_element("id", "option-num_manches").get_attribute("type") == "number"
+        kinds = [o.text for o in driver.find_elements("css selector", "#seats .kind option")]
+        assert "dmc" not in kinds and "ppo" in kinds
         kinds = driver.find_elements("css selector", "#seats .kind")
         assert len(kinds) == 4
         Select(kinds[2]).select_by_value("human")
