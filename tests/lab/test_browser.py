@@ -3,7 +3,8 @@ a whole Président game against three heuristics, on a desktop's and a phone's s
 clicking cards of the hand and moves, to its result and replay; two
 people sit at one Présages table as partners, each seeing only their own hand, and both
 finish; the lobby opens a table; a study participant goes from consent through a game and
-its questions to the end. Screenshots go to test-artifacts/; the browser logs no error."""
+its questions to the end, on a phone's screen, the way on in view when the game ends.
+Screenshots go to test-artifacts/; the browser logs no error."""
 
 from __future__ import annotations
 
@@ -301,6 +302,7 @@ def test_a_study_participant_goes_from_consent_to_done(server):
         link = json.loads(answer.read())["link"].replace("=ID", "=worker-7")
     driver = chromium(WINDOW)
     try:
+        set_viewport(driver, (390, 844))  # a participant on a phone
         driver.get(server + link)
         WebDriverWait(driver, WAIT).until(lambda d: d.find_elements("id", "agree"))
         assert "without your name" in driver.find_element("id", "consent").text
@@ -310,6 +312,9 @@ def test_a_study_participant_goes_from_consent_to_done(server):
         while move_or_result(driver) == "move":
             click_a_move(driver, steps)
             steps += 1
+        # the way on was 761 px above the viewport at the end of a game: now in view
+        assert in_view(driver, "#headline") and in_view(driver, "#continue")
+        shot(driver, "study-result")
         driver.find_element("id", "continue").click()
         WebDriverWait(driver, WAIT).until(lambda d: d.find_elements("id", "answer-0"))
         driver.find_element("id", "answer-0").send_keys("They played well.")

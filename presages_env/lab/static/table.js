@@ -176,6 +176,7 @@ function moveButton(a, i) {
 function drawActions(mine, over) {
   const box = $("actions");
   box.replaceChildren();
+  $("keys").hidden = over;
   if (!mine) {
     box.appendChild(el("span", "empty", over ? "no more moves: the game is over" : "not your turn"));
     return;
