@@ -128,7 +128,9 @@ def create_app(config: LabConfig | None = None, store: Store | None = None) -> F
     async def games() -> dict[str, Any]:
         from presages_env.lab.agents_pool import ALLOWED_AGENTS
 
-        return {"games": lobby.games_offered(), "agents": sorted(ALLOWED_AGENTS)}
+        # in a thread: the first call checks the shipped checkpoints of every game and count
+        offered = await asyncio.to_thread(lobby.games_offered)
+        return {"games": offered, "agents": sorted(ALLOWED_AGENTS)}
 
     @app.post("/api/tables")
     async def create_table(request: Request) -> JSONResponse:

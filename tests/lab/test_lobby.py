@@ -63,3 +63,19 @@ def test_a_table_with_every_offered_agent_and_the_shown_defaults_is_accepted(off
     options = {o["name"]: o["default"] for o in game["options"]}
     request = {"game": name, "players": n, "options": options, "seats": kinds}
     assert table_request(request, 120).num_players == n
+
+
+def test_a_shipped_scorer_that_does_not_load_is_not_offered(tmp_path, monkeypatch):
+    """dmc is offered where the game's shipped scorers pass the loader's checks at that
+    count, never by the game's name: a damaged file takes it off the list."""
+    from presages_env.agents import action_scorer, specs
+
+    (tmp_path / "presages").mkdir()
+    (tmp_path / "presages" / "seed0.pt").write_bytes(b"not a checkpoint")
+    monkeypatch.setattr(action_scorer, "SHIPPED_SCORERS", tmp_path)
+    specs._shipped_agents.cache_clear()
+    try:
+        assert "dmc" not in specs.shipped_agents("presages", 4)
+        assert "heuristic" in specs.shipped_agents("presages", 4)
+    finally:
+        specs._shipped_agents.cache_clear()
