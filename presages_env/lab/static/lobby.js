@@ -11,7 +11,7 @@ function el(tag, text, cls) {
 }
 function chosen() { return games.find((g) => g.name === $("game").value); }
 function drawSeats() {
-  const n = Number($("players").value);
+  const n = Number($("player-count").value);
   const box = $("seats");
   box.replaceChildren();
   for (let p = 0; p < n; p++) {
@@ -93,7 +93,7 @@ function drawOptions() {
 }
 // The number options' bounds at the chosen player count.
 function boundOptions() {
-  const n = $("players").value;
+  const n = $("player-count").value;
   for (const option of chosen().options) {
     if (option.input !== "number") continue;
     const [low, high] = option.bounds[n] || option.bounds[String(chosen().default_players)];
@@ -103,9 +103,9 @@ function boundOptions() {
 }
 function drawGame() {
   const game = chosen();
-  $("players").min = game.min_players;
-  $("players").max = game.max_players;
-  $("players").value = game.default_players;
+  $("player-count").min = game.min_players;
+  $("player-count").max = game.max_players;
+  $("player-count").value = game.default_players;
   drawOptions();
   drawSeats();
 }
@@ -144,7 +144,7 @@ async function create(event) {
   const seats = Array.from(document.querySelectorAll("#seats .kind")).map((s) => s.value);
   const names = Array.from(document.querySelectorAll("#seats .seat-name"))
     .map((i) => (i.value.trim() ? i.value.trim() : null));
-  const body = { game: $("game").value, players: Number($("players").value), options, seats,
+  const body = { game: $("game").value, players: Number($("player-count").value), options, seats,
     names, idle_seconds: Number($("idle").value) };
   const response = await fetch("/api/tables", { method: "POST", body: JSON.stringify(body),
     headers: { "Content-Type": "application/json" } });
@@ -170,8 +170,10 @@ async function start() {
     $("game").appendChild(o);
   }
   $("game").value = (games.find((g) => g.default) || games[0]).name;
+  $("loading").hidden = true;
+  $("create").hidden = false;
   $("game").addEventListener("change", drawGame);
-  $("players").addEventListener("change", onPlayers);
+  $("player-count").addEventListener("change", onPlayers);
   $("create").addEventListener("submit", create);
   drawGame();
 }
