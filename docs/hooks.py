@@ -71,11 +71,18 @@ def game_options(name: str) -> str:
         "|---|---|---|---|---|",
         *(
             f"| `{o.name}` | {code(o.type)} | {code(repr(o.default))} | {cell(o.range)} "
-            f"| {cell(o.description)} |"
+            f"| {cell(meaning(o))} |"
             for o in presages_env.options(name)
         ),
     ]
     return "\n".join(rows) + "\n"
+
+
+def meaning(option) -> str:
+    """An option's label and description, as the lobby shows them (and whether only
+    training uses it)."""
+    hidden = " *Training only: the lab's lobby does not offer it.*" if option.training_only else ""
+    return f"**{option.label}**: {option.description}{hidden}"
 
 
 def game_state_layout(name: str) -> str:

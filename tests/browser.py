@@ -32,3 +32,15 @@ def chromium(window: tuple[int, int]):
     options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
     service = webdriver.ChromeService(executable_path=shutil.which("chromedriver"))
     return webdriver.Chrome(options=options, service=service)
+
+
+def set_viewport(driver, size: tuple[int, int]) -> None:
+    """Make the page's viewport exactly ``size`` (width, height) CSS pixels, a phone's
+    (touch, mobile layout) under 600 wide: a headless window's size includes its frame and
+    has a minimum width, so it cannot give 390×844."""
+    width, height = size
+    driver.execute_cdp_cmd(
+        "Emulation.setDeviceMetricsOverride",
+        {"width": width, "height": height, "deviceScaleFactor": 1, "mobile": width < 600},
+    )
+    driver.execute_cdp_cmd("Emulation.setTouchEmulationEnabled", {"enabled": width < 600})

@@ -5,12 +5,14 @@ shipped for the game, trained from scratch)."""
 
 from __future__ import annotations
 
+import functools
 from pathlib import Path
 
 from presages_env.agents.base import Agent, RandomAgent
 from presages_env.agents.heuristic import HeuristicAgent
 from presages_env.agents.search import ISMCTSAgent
 from presages_env.core.validation import check_seed, parse_decimal
+from presages_env.games import get_game
 
 AGENT_KINDS = ("random", "heuristic", "search", "ppo", "dmc")
 
@@ -55,3 +57,50 @@ def make_agent(
         f"unknown agent {spec!r}; use random[:SEED], heuristic, search[:SIMULATIONS], "
         "ppo[:PATH] or dmc[:PATH]"
     )
+
+
+def shipped_agents(game: str, num_players: int) -> tuple[str, ...]:
+    """The kinds of :data:`AGENT_KINDS` that play ``game`` at ``num_players`` with no path
+    given: ``heuristic`` and ``search`` where the game declares a heuristic and a world
+    sampler, ``ppo`` where a shipped checkpoint fits that count, ``dmc`` where the game
+    ships action scorers that all fit it (each file's contents checked, no network built:
+    a file that would be refused at a table is not offered). Read once per game and count."""
+    spec = get_game(game)
+    n = spec.check_num_players(num_players)
+    return _shipped_agents(spec.name, n)
+
+
+@functools.lru_cache(maxsize=64)
+def _shipped_agents(game: str, num_players: int) -> tuple[str, ...]:
+    spec = get_game(game)
+    fits = {
+        "random": True,
+        "heuristic": spec.heuristic is not None,
+        "search": spec.world_sampler is not None,
+        "ppo": spec.ships_checkpoint and _ppo_fits(game, num_players),
+        "dmc": _dmc_fits(game, num_players),
+    }
+    return tuple(kind for kind in AGENT_KINDS if fits[kind])
+
+
+def _ppo_fits(game: str, num_players: int) -> bool:
+    try:
+        from presages_env.agents.checkpoint import check_checkpoint, read_checkpoint
+        from presages_env.agents.ppo import shipped_checkpoint
+
+        check_checkpoint(read_checkpoint(shipped_checkpoint(game, num_players)), game, num_players)
+    except (ImportError, OSError, TypeError, ValueError):
+        return False
+    return True
+
+
+def _dmc_fits(game: str, num_players: int) -> bool:
+    try:
+        from presages_env.agents.action_scorer import member_paths, shipped_scorer
+        from presages_env.agents.checkpoint import check_scorer_checkpoint, read_checkpoint
+
+        for path in member_paths(shipped_scorer(game)):
+            check_scorer_checkpoint(read_checkpoint(path), game, num_players)
+    except (ImportError, OSError, TypeError, ValueError):
+        return False
+    return True

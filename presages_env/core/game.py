@@ -113,7 +113,7 @@ CARD_TEXT_NAMES = ("card_help", "card_summary", "CARD_NAMES", "RULES_SUMMARY", "
 def _check_option_space(cls: type) -> None:
     """Refuse a game whose ``option_space`` does not draw exactly its options: what is
     explored over every option combination (core/option_space.py) must miss none; and one
-    whose options are not each described (a default, a range in words, a docstring entry)."""
+    whose options are not each described (a default; a range, a label and a description)."""
     space = getattr(cls, "option_space", None)
     options = getattr(cls, "Options", None)
     fields = dataclasses.fields(options) if dataclasses.is_dataclass(options) else ()

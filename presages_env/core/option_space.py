@@ -8,19 +8,18 @@ combination reaches were refused (issue 39). ``option_space`` maps each option's
 :class:`Draw` built from the helpers below; ``Game`` refuses a space that does not name
 exactly its options, so a new option cannot be left out.
 
-The same space says each range in words, so that an option is declared once (its field and
-default in the game's ``Options`` dataclass, its meaning in that class's docstring, its
-range here) and :func:`describe_options` shows all four to people (``presages_env.options``,
-``help(presages_env.make)``, ``python -m presages_env info``, the docs site).
+The same space says each range in words, and each option's label and meaning in plain
+words (:func:`option`), so that an option is declared once (its field and default in the
+game's ``Options`` dataclass, its label, meaning and range here) and :func:`describe_options`
+shows them to people (``presages_env.options``, ``help(presages_env.make)``, ``python -m
+presages_env info``, the docs site, the lab's lobby). An option that only shapes training
+(a reward) says so (``training_only``): the lobby does not offer it.
 """
 
 from __future__ import annotations
 
 import dataclasses
-import inspect
 import math
-import re
-import sys
 import textwrap
 from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any, NamedTuple
@@ -49,6 +48,9 @@ class Draw:
     ints: tuple[int, int | Callable[[int], int]] | None = None
     none_ok: bool = False
     values: tuple | None = None  # one_of's values
+    label: str = ""  # the option's name for people (option())
+    description: str = ""  # what it does, in plain words (option())
+    training_only: bool = False  # it changes rewards only, never play (option())
 
     def int_range(self, num_players: int) -> tuple[int, int] | None:
         """``(low, high)`` of an int option at ``num_players``; None for any other."""
@@ -59,6 +61,14 @@ class Draw:
 
     def __call__(self, rng: np.random.Generator, num_players: int) -> Any:
         return self.function(rng, num_players)
+
+
+def option(draw: Draw, label: str, description: str, *, training_only: bool = False) -> Draw:
+    """``draw`` as one option of a game's space: its ``label`` and ``description`` for
+    people, and whether it only shapes training (``training_only``: rewards, not play)."""
+    return dataclasses.replace(
+        draw, label=label, description=description, training_only=training_only
+    )
 
 
 def one_of(*values: Any) -> Draw:
@@ -135,7 +145,9 @@ class OptionInfo(NamedTuple):
     type: str  # the field's annotation, as written (``int | tuple[int, ...]``)
     default: Any
     range: str  # the option space's range in words (``1 to 99``)
-    description: str  # the option's entry in the Options docstring
+    description: str  # what it does, in plain words (the option space's)
+    label: str = ""  # its name for people
+    training_only: bool = False  # it shapes rewards only: no lobby offers it
 
 
 class OptionTable(list):
@@ -164,43 +176,32 @@ def _row(cells: tuple[str, ...], widths: list[int]) -> str:
 
 
 def describe_options(options: type, space: Mapping[str, Draw]) -> OptionTable:
-    """Each field of the ``options`` dataclass with its annotation, its default, its range in
-    ``space`` and its entry in the class docstring (``name: what it does``). A field without a
-    default, a range or an entry is a ``TypeError``: an option is declared with all four."""
-    entries = _docstring_entries(options)
+    """Each field of the ``options`` dataclass with its annotation, its default, and its
+    range, label and description in ``space``. A field without a default, or without a
+    range, label and description (:func:`option`), is a ``TypeError``: an option is
+    declared with all of them."""
     table = OptionTable()
     for field in dataclasses.fields(options):
         draw = space.get(field.name)
-        described = field.name in entries or sys.flags.optimize >= 2  # -OO drops docstrings
-        if field.default is dataclasses.MISSING or not isinstance(draw, Draw) or not described:
+        described = isinstance(draw, Draw) and draw.label and draw.description
+        if field.default is dataclasses.MISSING or not described:
             raise TypeError(
-                f"option {field.name} of {options.__name__} needs a default, a range in the "
-                "option space (core/option_space.py) and an entry in the class docstring"
+                f"option {field.name} of {options.__name__} needs a default, and a range, a "
+                "label and a description in the option space (core/option_space.py option())"
             )
         annotation = field.type if isinstance(field.type, str) else field.type.__name__
         table.append(
             OptionInfo(
-                field.name, annotation, field.default, draw.text, entries.get(field.name, "")
+                field.name,
+                annotation,
+                field.default,
+                draw.text,
+                draw.description,
+                draw.label,
+                draw.training_only,
             )
         )
     return table
-
-
-def _docstring_entries(options: type) -> dict[str, str]:
-    """The ``name: text`` entries of a class docstring, each entry's indented lines joined."""
-    names = {field.name for field in dataclasses.fields(options)}
-    entries: dict[str, list[str]] = {}
-    current = None
-    for line in inspect.cleandoc(options.__doc__ or "").splitlines():
-        match = re.match(r"(\w+): (.+)", line)
-        if match and match[1] in names:
-            current = entries.setdefault(match[1], [])
-            current.append(match[2])
-        elif current is not None and line.startswith(" "):
-            current.append(line.strip())
-        else:
-            current = None
-    return {name: " ".join(lines) for name, lines in entries.items()}
 
 
 def random_options(game: Game, num_players: int, rng: np.random.Generator) -> dict[str, Any]:

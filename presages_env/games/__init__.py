@@ -25,6 +25,7 @@ if TYPE_CHECKING:  # numba comes with it: a second of start-up
 ENTRY_POINT_GROUP = "presages_env.games"
 # The game examples, messages and settings fall back on.
 DEFAULT_GAME = "president"
+FLAGSHIP_GAME = "presages"  # the package's namesake: the game a person is offered first (lab)
 # Listed from the costliest to test (tests/conftest.py hands its workers the games' test
 # groups in this order, the two largest first).
 BUILT_IN_GAMES = {

@@ -128,11 +128,10 @@ def create_app(config: LabConfig | None = None, store: Store | None = None) -> F
     async def games() -> dict[str, Any]:
         from presages_env.lab.agents_pool import ALLOWED_AGENTS
 
-        return {
-            "games": lobby.games_offered(),
-            "unavailable": lobby.games_unavailable(),
-            "agents": sorted(ALLOWED_AGENTS),
-        }
+        # in a thread: the first call checks the shipped checkpoints of every game and count
+        offered = await asyncio.to_thread(lobby.games_offered)
+        unavailable = await asyncio.to_thread(lobby.games_unavailable)
+        return {"games": offered, "unavailable": unavailable, "agents": sorted(ALLOWED_AGENTS)}
 
     @app.post("/api/tables")
     async def create_table(request: Request) -> JSONResponse:

@@ -44,8 +44,13 @@ def run(args: argparse.Namespace) -> int:
                 f"saved {args.out} (agent spec ppo:{args.out})"
             )
         else:
-            games, decisions = export(args.db, args.out)
-            print(f"wrote {games} records and {decisions} decisions under {args.out}")
+            done = export(args.db, args.out)
+            print(
+                f"wrote {done.games} records, {done.decisions} decisions and {done.answers} "
+                f"answers under {args.out}; skipped {len(done.skipped)} tables (skipped.csv)"
+            )
+            for table, reason in done.skipped:
+                print(f"  skipped table {table}: {reason}")
     except (OSError, ValueError, TypeError, ImportError) as error:  # ImportError: torch
         print(f"cannot {args.command}: {' '.join(str(error).split())}", file=sys.stderr)
         return 1

@@ -2,11 +2,15 @@
 record (``records.load`` reads it back, replayed and checked) and one flat table of
 decisions, a row per move with the legal actions it was chosen among and the reaction time,
 as CSV and as Parquet (typed columns: the legal actions a list of integers, the receive
-time a UTC timestamp, a missing reaction time null)."""
+time a UTC timestamp, a missing reaction time null); the studies' answers beside the
+question's text and the game's name; and every table left out with the reason
+(``skipped.csv``). Every time is ISO 8601 with its zone (UTC) in CSV, a UTC timestamp in
+Parquet. The columns are described in docs/lab.md's data dictionary."""
 
 from __future__ import annotations
 
 import csv
+import dataclasses
 import datetime as dt
 import re
 from pathlib import Path
@@ -41,34 +45,107 @@ DECISION_SCHEMA = pa.schema(
     ]
 )
 DECISION_COLUMNS = tuple(DECISION_SCHEMA.names)
-ANSWER_COLUMNS = ("study", "participant", "game", "question", "answer", "answered_at")
+ANSWER_SCHEMA = pa.schema(
+    [
+        ("study", TEXT),
+        ("participant", TEXT),
+        ("condition", TEXT),
+        ("game_index", INT),  # the participant's game it follows: 0 first
+        ("table", TEXT),  # that game's table; empty if none was stored
+        ("game", TEXT),  # the game's name, as in decisions
+        ("question_index", INT),
+        ("question", TEXT),  # the question's text, from the study file
+        ("answer", TEXT),
+        ("answered_at", pa.timestamp("us", tz="UTC")),
+    ]
+)
+SKIPPED_COLUMNS = ("table", "game", "moves", "reason")
 TABLE_ID = re.compile(r"[A-Za-z0-9_-]{1,32}")  # as the store makes them: a safe file name
 FORMULA_START = ("=", "+", "-", "@", "\t", "\r")  # a spreadsheet would run such a cell
 
 
-def export(db_url: str | None, out: str | Path) -> tuple[int, int]:
+@dataclasses.dataclass(frozen=True)
+class Exported:
+    """What ``export`` wrote: the games (records), the decisions, the answers, and each
+    table left out as (table, reason)."""
+
+    games: int
+    decisions: int
+    answers: int
+    skipped: list[tuple[str, str]]
+
+
+def export(db_url: str | None, out: str | Path) -> Exported:
     """Write ``out/records/<table>.json`` per finished table, ``out/decisions.csv`` and
-    ``out/decisions.parquet`` (the same rows) and ``out/answers.csv`` (studies'
-    questionnaires); returns (games, decisions) written."""
+    ``out/decisions.parquet`` (the same rows), ``out/answers.csv`` and
+    ``out/answers.parquet`` (studies' questionnaires) and ``out/skipped.csv`` (the tables
+    left out, and why)."""
     store = Store(db_url)
     out = Path(out)
     (out / "records").mkdir(parents=True, exist_ok=True)
     rows: list[dict[str, Any]] = []
+    skipped: list[dict[str, Any]] = []
     games = 0
     try:
         in_study = store.study_tables()
-        for table_id in store.table_ids(finished=True):
-            rows += _table_decisions(store, table_id, out, in_study)
-            games += 1
-        answers = store.answers()
+        for table_id in store.table_ids():
+            data = store.table(table_id)
+            if not data.finished:
+                skipped.append(_skip(data, "unfinished: the game is not over"))
+                continue
+            try:
+                rows += _table_decisions(store, table_id, out, in_study)
+                games += 1
+            except ValueError as error:  # moves that do not replay: a damaged database
+                skipped.append(_skip(data, f"its moves do not replay: {error}"))
+        answers = _answers(store, in_study)
     finally:
         store.close()
     _write_decisions(rows, out)
-    with open(out / "answers.csv", "w", newline="", encoding="utf-8") as sheet:
-        writer = csv.DictWriter(sheet, ANSWER_COLUMNS)
+    _write(out / "answers", ANSWER_SCHEMA, answers, ANSWER_SCHEMA.names)
+    with open(out / "skipped.csv", "w", newline="", encoding="utf-8") as sheet:
+        writer = csv.DictWriter(sheet, SKIPPED_COLUMNS)
         writer.writeheader()
-        writer.writerows({k: _cell(v) for k, v in answer.items()} for answer in answers)
-    return games, len(rows)
+        writer.writerows(skipped)
+    left_out = [(row["table"], row["reason"]) for row in skipped]
+    return Exported(games, len(rows), len(answers), left_out)
+
+
+def _skip(data: Any, reason: str) -> dict[str, Any]:
+    return {"table": data.id, "game": data.game, "moves": len(data.moves), "reason": reason}
+
+
+def _answers(store: Store, in_study: dict[str, tuple[str, str, str]]) -> list[dict[str, Any]]:
+    """Every answer with its question's text, its game's table and name, and the time in
+    UTC: the store keeps the question and the game as indices."""
+    specs: dict[str, dict[str, Any]] = {}
+    games: dict[tuple[str, str], dict[int, tuple[str, int]]] = {}
+    rows = []
+    for answer in store.answers():
+        study, participant = answer["study"], answer["participant"]
+        spec = specs.setdefault(study, store.study(study) or {})
+        if (study, participant) not in games:
+            mine = store.participant(study, participant)
+            games[(study, participant)] = mine["games"] if mine else {}
+        table = games[(study, participant)].get(answer["game"], ("", 0))[0]
+        questions = spec.get("questions", [])
+        index = answer["question"]
+        data = store.table(table) if table else None
+        rows.append(
+            {
+                "study": study,
+                "participant": participant,
+                "condition": in_study.get(table, ("", "", ""))[2],
+                "game_index": answer["game"],
+                "table": table,
+                "game": data.game if data else spec.get("game", ""),
+                "question_index": index,
+                "question": questions[index] if 0 <= index < len(questions) else "",
+                "answer": answer["answer"],
+                "answered_at": _utc(answer["answered_at"]),
+            }
+        )
+    return rows
 
 
 def _table_decisions(
@@ -125,20 +202,23 @@ def _cell(value: Any) -> Any:
 
 
 def _write_decisions(rows: list[dict[str, Any]], out: Path) -> None:
-    with open(out / "decisions.csv", "w", newline="", encoding="utf-8") as sheet:
+    _write(out / "decisions", DECISION_SCHEMA, rows, DECISION_COLUMNS)
+
+
+def _write(stem: Path, schema: pa.Schema, rows: list[dict[str, Any]], columns: Any) -> None:
+    """``rows`` as ``stem.csv`` (lists space-separated, times ISO 8601 with their zone,
+    null empty, formula-like text quoted) and ``stem.parquet`` (typed by ``schema``)."""
+    with open(stem.with_suffix(".csv"), "w", newline="", encoding="utf-8") as sheet:
         writer = csv.writer(sheet)
-        writer.writerow(DECISION_COLUMNS)
+        writer.writerow(columns)
         for row in rows:
-            writer.writerow(
-                [
-                    " ".join(map(str, value))
-                    if name == "legal_actions"
-                    else value.isoformat()
-                    if name == "received_at"
-                    else ""
-                    if value is None
-                    else _cell(value)
-                    for name, value in row.items()
-                ]
-            )
-    pq.write_table(pa.Table.from_pylist(rows, schema=DECISION_SCHEMA), out / "decisions.parquet")
+            writer.writerow([_csv_value(row[name]) for name in columns])
+    pq.write_table(pa.Table.from_pylist(rows, schema=schema), stem.with_suffix(".parquet"))
+
+
+def _csv_value(value: Any) -> Any:
+    if isinstance(value, list):
+        return " ".join(map(str, value))
+    if isinstance(value, dt.datetime):
+        return value.isoformat()
+    return "" if value is None else _cell(value)

@@ -11,8 +11,10 @@ import secrets
 from typing import Any
 
 import presages_env
+from presages_env.agents.specs import shipped_agents
+from presages_env.core.option_space import Draw, OptionInfo
 from presages_env.core.validation import check_int, check_text
-from presages_env.games import available_games, get_game, unavailable_games
+from presages_env.games import FLAGSHIP_GAME, available_games, get_game, unavailable_games
 from presages_env.lab.agents_pool import ALLOWED_AGENTS, HUMAN, seat_agent
 from presages_env.lab.live import option_values
 from presages_env.lab.store import MAX_TEXT, SeatSpec
@@ -35,11 +37,15 @@ class TableRequest:
 
 
 def games_offered() -> list[dict[str, Any]]:
-    """Each registered game that loads, with its player counts and options' defaults, for
-    the lobby (:func:`games_unavailable` lists the others)."""
+    """Each registered game that loads, for the lobby (:func:`games_unavailable` lists the
+    others): its player counts, the agents that can sit at each count
+    (:func:`~presages_env.agents.specs.shipped_agents`), whether it is the one offered first
+    (``FLAGSHIP_GAME``), and the options a table may set (not the training-only ones), each
+    with its label, description, range, default and the input that fits it."""
     offered = []
     for name in available_games():
         game = get_game(name)
+        counts = range(game.min_players, game.max_players + 1)
         defaults = _json_options(game.make_options(game.default_players))
         offered.append(
             {
@@ -48,7 +54,13 @@ def games_offered() -> list[dict[str, Any]]:
                 "min_players": game.min_players,
                 "max_players": game.max_players,
                 "default_players": game.default_players,
-                "options": defaults,
+                "default": name == FLAGSHIP_GAME,
+                "agents": {str(n): lab_agents(name, n) for n in counts},
+                "options": [
+                    _option_input(info, game.option_space[info.name], defaults, counts)
+                    for info in presages_env.options(name)
+                    if not info.training_only
+                ],
             }
         )
     return offered
@@ -67,6 +79,36 @@ def answered_reason(name: str, why: str) -> str:
     if "/" in why or "\\" in why:
         return f"game {name!r:.40} is unavailable: its package does not load (see the log)"
     return why
+
+
+def lab_agents(game: str, num_players: int) -> list[str]:
+    """The allow-listed agent kinds that can sit at ``game`` with ``num_players``."""
+    shipped = shipped_agents(game, num_players)
+    return [kind for kind, spec in ALLOWED_AGENTS.items() if spec.partition(":")[0] in shipped]
+
+
+def _option_input(
+    info: OptionInfo, draw: Draw, defaults: dict[str, Any], counts: range
+) -> dict[str, Any]:
+    """One option as the lobby draws it: a checkbox (yes or no), a select (one of a few
+    values), a number (an int range, its top per player count; empty for ``None`` where
+    allowed), or else a list of whole numbers."""
+    shown = {
+        "name": info.name,
+        "label": info.label,
+        "description": info.description,
+        "range": info.range,
+        "default": defaults[info.name],
+    }
+    values = draw.values or ()
+    if set(values) == {False, True}:
+        return {**shown, "input": "checkbox"}
+    if values and None not in values:
+        return {**shown, "input": "select", "choices": list(values)}
+    if draw.ints is not None:
+        bounds = {str(n): list(draw.int_range(n)) for n in counts}
+        return {**shown, "input": "number", "bounds": bounds, "optional": draw.none_ok}
+    return {**shown, "input": "list"}
 
 
 def table_request(data: Any, default_idle: int) -> TableRequest:

@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import secrets
+import threading
 
 from presages_env.core.validation import check_int
 from presages_env.lab.app import LabConfig, create_app
-from presages_env.lab.lobby import MAX_IDLE, MIN_IDLE
+from presages_env.lab.lobby import MAX_IDLE, MIN_IDLE, games_offered
 
 
 def serve(
@@ -28,6 +29,9 @@ def serve(
         db_url=db_url, durability=durability, admin_token=token, idle_seconds=idle_seconds
     )
     app = create_app(config)
+    # the lobby's list checks every shipped checkpoint once (seconds): begun now, it is
+    # ready by the time a person opens the lobby
+    threading.Thread(target=games_offered, name="lobby-games", daemon=True).start()
     print(f"lab lobby: http://{host}:{port}/  (database {app.state.store.engine.url!r})")
     if admin_token is None:  # a given one stays out of the logs
         print(f"admin token: {token}")

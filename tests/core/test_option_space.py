@@ -105,20 +105,26 @@ def test_every_option_is_described_with_its_default_range_and_meaning(name):
     assert table == presages_env.options(name)  # the same, read without the rules
 
 
-def test_an_option_missing_from_the_docstring_is_refused_at_class_definition():
-    """Declared once means all of it: an option nobody explained would reach help() blank."""
+def test_an_option_without_a_label_and_description_is_refused_at_class_definition():
+    """Declared once means all of it: an option nobody explained would reach help(), the
+    docs and the lobby blank."""
     president = presages_env.get_game("president")
-
-    @dataclasses.dataclass(frozen=True)
-    class Undescribed:
-        """Options with one entry only.
-
-        num_manches: manches in the match.
-        """
-
-        num_manches: int = 1
-        reward_scheme: str = "places"
+    space = dict(president.option_space)
+    space["reward_scheme"] = one_of("places", "match")  # a range, no words
 
     attributes = {"kernel": president.kernel, "validator": president.validator}
-    with pytest.raises(TypeError, match="reward_scheme.*docstring"):
-        type("Unexplained", (type(president),), {**attributes, "Options": Undescribed})
+    with pytest.raises(TypeError, match="reward_scheme.*label and a description"):
+        type("Unexplained", (type(president),), {**attributes, "option_space": space})
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_only_options_that_change_rewards_alone_are_training_only(name):
+    """The lobby hides training-only options: a reward's shaping, Président's reward scheme
+    and Res Arcana's decision cap; every option that changes play stays offered."""
+    hidden = {o.name for o in presages_env.options(name) if o.training_only}
+    assert hidden == {
+        "presages": {"round_reward"},
+        "president": {"reward_scheme"},
+        "res_arcana": {"step_cap"},
+    }.get(name, set())
+    assert all(o.label and o.label[0].isupper() for o in presages_env.options(name))

@@ -1,8 +1,10 @@
 """The lab in a real headless Chromium (Selenium, as the replay page's tests): a person plays
-a whole Président game by clicking against three heuristics to its result and replay; two
+a whole Président game against three heuristics, on a desktop's and a phone's screen, by
+clicking cards of the hand and moves, to its result and replay; two
 people sit at one Présages table as partners, each seeing only their own hand, and both
 finish; the lobby opens a table; a study participant goes from consent through a game and
-its questions to the end. Screenshots go to test-artifacts/; the browser logs no error."""
+its questions to the end, on a phone's screen, the way on in view when the game ends.
+Screenshots go to test-artifacts/; the browser logs no error."""
 
 from __future__ import annotations
 
@@ -15,7 +17,7 @@ from pathlib import Path
 
 import extras
 import pytest
-from browser import chromium
+from browser import chromium, set_viewport
 
 extras.require("lab")
 
@@ -102,34 +104,74 @@ def shot(driver, name: str) -> None:
     driver.save_screenshot(str(ARTIFACTS / f"lab-{name}.png"))
 
 
-def test_a_person_plays_a_whole_president_game_by_clicking(server):
+IN_VIEW = """const r = arguments[0].getBoundingClientRect();
+    return r.top >= 0 && r.left >= 0 && r.bottom <= innerHeight && r.right <= innerWidth;"""
+OVERFLOW = "return document.documentElement.scrollWidth - innerWidth;"
+
+
+def in_view(driver, css: str) -> bool:
+    """Whether the first element ``css`` selects lies wholly inside the viewport."""
+    return driver.execute_script(IN_VIEW, driver.find_element("css selector", css))
+
+
+def play_a_card(driver) -> bool:
+    """Click a card of the hand that a move names (then the first option, where the card
+    offers several) and wait until it left the hand; False if no card of the hand plays."""
+    cards = driver.find_elements("css selector", ".seat.you .card.playable")
+    if not cards:
+        return False
+    held = len(driver.find_elements("css selector", ".seat.you .card"))
+    cards[-1].click()
+    options = driver.find_elements("css selector", ".choice button:not(.cancel)")
+    if options:
+        assert in_view(driver, ".choice button")
+        options[0].click()
+    WebDriverWait(driver, WAIT).until(
+        lambda d: len(d.find_elements("css selector", ".seat.you .card")) < held
+    )
+    return True
+
+
+@pytest.mark.parametrize("viewport", [(1280, 800), (390, 844)], ids=["desktop", "phone"])
+def test_a_person_plays_a_whole_president_game_from_the_hand(server, viewport):
+    """The hand and the moves show without scrolling; a click on a card plays it; the result
+    and the next steps come into view at the end; the replay fits the width."""
     links = open_table(
         server, "president", ["human", *["heuristic"] * 3], ["Ada <b>", None, None, None]
     )
+    size = "x".join(map(str, viewport))
     driver = chromium(WINDOW)
     try:
+        set_viewport(driver, viewport)
         driver.get(server + links["0"])
-        steps = 0
+        steps, by_card = 0, 0
         while move_or_result(driver) == "move":
-            if steps == 2:
-                shot(driver, "president-turn")
+            if steps == 0:
+                assert in_view(driver, ".seat.you .card") and in_view(driver, "#actions button")
+                assert driver.execute_script(OVERFLOW) <= 0
+                shot(driver, f"president-turn-{size}")
                 assert "Ada <b> (P0)" in driver.find_element("id", "title").text  # as text
                 hand = driver.find_elements("css selector", ".seat.you .card")
                 assert hand and all(c.text for c in hand)
                 values = driver.find_elements("css selector", ".seat.you .card .value")
                 assert len(values) == len(hand) and all(v.text for v in values)  # as cards
                 assert len(driver.find_elements("css selector", ".seat:not(.you) .card.back"))
-            click_a_move(driver, steps)
+            if steps % 2 == 0 and play_a_card(driver):
+                by_card += 1
+            else:
+                click_a_move(driver, steps)
             steps += 1
-        assert steps > 3
+        assert steps > 3 and by_card >= 2
         headline = driver.find_element("id", "headline").text
         assert headline.endswith("won")
-        shot(driver, "president-result")
+        assert in_view(driver, "#result") and in_view(driver, "#replay")
+        shot(driver, f"president-result-{size}")
         places = driver.find_elements("css selector", "#places li")
         assert len(places) == 4 and any("Ada <b> (P0)" in p.text for p in places)
         driver.find_element("id", "replay").click()
         assert driver.find_element("id", "title").text.startswith("Président")
-        shot(driver, "president-replay")
+        assert driver.execute_script(OVERFLOW) <= 0
+        shot(driver, f"president-replay-{size}")
         assert errors_logged(driver) == []
     finally:
         driver.quit()
@@ -206,8 +248,21 @@ def test_the_lobby_opens_a_table_and_gives_one_link_per_person(server):
     driver = chromium(WINDOW)
     try:
         driver.get(server + "/")
-        WebDriverWait(driver, 30).until(lambda d: d.find_elements("css selector", "#game option"))
-        Select(driver.find_element("id", "game")).select_by_visible_text("Président")
+        WebDriverWait(driver, 60).until(lambda d: d.find_elements("css selector", "#game option"))
+        game = Select(driver.find_element("id", "game"))
+        assert game.first_selected_option.text == "Présages"  # the flagship, declared
+        labels = [e.text for e in driver.find_elements("css selector", "#options label")]
+        assert "The placer wins the bout" in labels and not any("_" in t for t in labels)
+        assert not driver.find_elements("id", "option-round_reward")  # training only
+        helps = driver.find_elements("css selector", "#options .help")
+        assert len(helps) == len(labels) and all("Default:" in h.text for h in helps)
+        kinds = [o.text for o in driver.find_elements("css selector", "#seats .kind option")]
+        assert "dmc" in kinds  # shipped for Présages
+        shot(driver, "lobby-presages")
+        game.select_by_visible_text("Président")
+        assert driver.find_element("id", "option-num_manches").get_attribute("type") == "number"
+        kinds = [o.text for o in driver.find_elements("css selector", "#seats .kind option")]
+        assert "dmc" not in kinds and "ppo" in kinds
         kinds = driver.find_elements("css selector", "#seats .kind")
         assert len(kinds) == 4
         Select(kinds[2]).select_by_value("human")
@@ -247,6 +302,7 @@ def test_a_study_participant_goes_from_consent_to_done(server):
         link = json.loads(answer.read())["link"].replace("=ID", "=worker-7")
     driver = chromium(WINDOW)
     try:
+        set_viewport(driver, (390, 844))  # a participant on a phone
         driver.get(server + link)
         WebDriverWait(driver, WAIT).until(lambda d: d.find_elements("id", "agree"))
         assert "without your name" in driver.find_element("id", "consent").text
@@ -256,6 +312,9 @@ def test_a_study_participant_goes_from_consent_to_done(server):
         while move_or_result(driver) == "move":
             click_a_move(driver, steps)
             steps += 1
+        # the way on was 761 px above the viewport at the end of a game: now in view
+        assert in_view(driver, "#headline") and in_view(driver, "#continue")
+        shot(driver, "study-result")
         driver.find_element("id", "continue").click()
         WebDriverWait(driver, WAIT).until(lambda d: d.find_elements("id", "answer-0"))
         driver.find_element("id", "answer-0").send_keys("They played well.")

@@ -118,5 +118,7 @@ def test_a_participant_goes_from_consent_through_games_and_questions_and_can_res
         ("worker-42", mine["condition"])
     }
     with open(out / "answers.csv", encoding="utf-8") as sheet:
-        answers = [(r["game"], r["question"], r["answer"]) for r in csv.DictReader(sheet)]
+        answers = [
+            (r["game_index"], r["question_index"], r["answer"]) for r in csv.DictReader(sheet)
+        ]
     assert answers == [("0", "0", "fine"), ("0", "1", ""), ("1", "0", "ok"), ("1", "1", "no")]

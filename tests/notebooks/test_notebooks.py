@@ -24,6 +24,7 @@ EXPECTED = {
     "aciliande.ipynb",
     "res_arcana.ipynb",
     "train_self_play.ipynb",
+    "lab_export.ipynb",
 }
 # Generous: on a fresh checkout the first cells compile every game's numba kernels.
 CELL_TIMEOUT_S = 900
@@ -71,7 +72,7 @@ def test_output_check_sees_an_executed_cell(tmp_path):
 
 
 # The game a notebook plays where its name does not say it (the quickstart plays them all).
-NOTEBOOK_GAMES = {"train_self_play": ("presages",)}
+NOTEBOOK_GAMES = {"train_self_play": ("presages",), "lab_export": ("kuhn_poker",)}
 NOTEBOOK_RUNS = [
     pytest.param(path, id=path.stem, marks=pytest.mark.slow(*NOTEBOOK_GAMES.get(path.stem, ())))
     for path in NOTEBOOKS

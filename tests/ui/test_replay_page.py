@@ -391,3 +391,33 @@ def test_cards_are_drawn_as_cards_and_their_text_leaves_other_seats_clear(name, 
         driver.save_screenshot(str(ARTIFACTS / f"replay_cards_{name}.png"))
     finally:
         driver.quit()
+
+
+PHONE = (390, 844)
+LAYOUT = """const box = (e) => { const r = e.getBoundingClientRect();
+  return [r.left, r.top, r.right, r.bottom]; };
+return { overflow: document.documentElement.scrollWidth - innerWidth, width: innerWidth,
+  table: box(document.getElementById("table")), aside: box(document.querySelector("aside")),
+  seats: Array.from(document.querySelectorAll(".seat")).map(box) };"""
+
+
+@pytest.mark.parametrize("name", presages_env.list_games())
+def test_the_page_fits_a_phone_without_sideways_scrolling(name, tmp_path):
+    """At 390×844 the page scrolled sideways and its columns overlapped: it now reads in one
+    column as wide as the screen, every seat inside it, the events below the table."""
+    from browser import set_viewport
+
+    rec = sample_record(name)
+    driver = browser()
+    try:
+        set_viewport(driver, PHONE)
+        opened_page(driver, rec, tmp_path)
+        driver.execute_script("go(arguments[0]);", len(rec.actions) // 2)
+        layout = driver.execute_script(LAYOUT)
+        assert layout["width"] == PHONE[0] and layout["overflow"] <= 0, layout
+        assert not overlaps(layout["table"], layout["aside"]), layout
+        assert all(s[0] >= 0 and s[2] <= PHONE[0] for s in layout["seats"]), layout
+        ARTIFACTS.mkdir(exist_ok=True)
+        driver.save_screenshot(str(ARTIFACTS / f"replay_phone_{name}.png"))
+    finally:
+        driver.quit()

@@ -1,7 +1,8 @@
 """Messages to a seat, each built from that seat's view only: its table
 (``Game.unchecked_view`` from its observation), the events it saw, and the legal actions
 when it is its turn (its own choices, which it may read); each card it shows comes with its
-face (``Game.card_face`` of the label) and its help. Nothing else of the state is read
+face (``Game.card_face`` of the label) and its help, and each action the seat's own cards it
+names (so the page plays a card when it is clicked). Nothing else of the state is read
 here, so no message can name a card the seat cannot know (tests/lab/test_no_leak.py).
 
 Messages from a seat are parsed by :func:`parse_move`: one JSON object of bounded size with
@@ -11,6 +12,7 @@ from __future__ import annotations
 
 import functools
 import json
+import re
 from typing import Any
 
 from presages_env.core.card_face import face_name
@@ -44,11 +46,13 @@ def seat_state(live: LiveGame, seat: int, names: list[str]) -> dict:
     game = live.game
     view = game.unchecked_view(live.state, seat).to_json()
     log = [e.text for e in live.events(seat, MAX_LOG)]
-    actions = (
-        [{"action": a, "label": live.label(a)} for a in live.legal()]
-        if live.current == seat
-        else []
-    )
+    actions = []
+    if live.current == seat:
+        own = view["players"][seat]
+        mine = [*(own["hand"] or ()), *own["area"]]
+        for a in live.legal():
+            label = live.label(a)
+            actions.append({"action": a, "label": label, "cards": named_cards(label, mine)})
     drawn = _labels_of(view)
     cards = drawn | {a["label"] for a in actions}
     message: dict[str, Any] = {
@@ -81,6 +85,37 @@ def card_face(game: Game, label: str) -> dict[str, Any]:
     """How the page draws the card a label names (``Game.card_face``): its value, colour
     and symbols, read from the label alone."""
     return game.card_face(label)
+
+
+def named_cards(action_label: str, cards: list[str]) -> list[str]:
+    """The labels in ``cards`` that ``action_label`` names, by the whole label or the card's
+    name (``face_name``) as whole words: ``place La Loi (law, 15, yellow ⚡)`` names ``La Loi
+    (law, 15, yellow ⚡)``, ``use Seer power 1`` names ``Seer (turned)``, ``pair of Q`` names
+    ``Q``. Where two names overlap, only the longer counts (``Sea Hawk``, not ``Hawk``)."""
+    spans: dict[str, tuple[int, int]] = {}
+    for label in dict.fromkeys(cards):
+        found = _name_span(action_label, label)
+        if found:
+            spans[label] = found
+    return [
+        label
+        for label, (start, end) in spans.items()
+        if not any(s <= start and end <= e and e - s > end - start for s, e in spans.values())
+    ]
+
+
+def _name_span(action_label: str, label: str) -> tuple[int, int] | None:
+    """Where ``label`` or its card's name first stands as whole words in ``action_label``."""
+    for name in dict.fromkeys((label, face_name(label))):
+        found = _word_pattern(name).search(action_label)
+        if found:
+            return found.span()
+    return None
+
+
+@functools.lru_cache(maxsize=4096)
+def _word_pattern(name: str) -> re.Pattern[str]:
+    return re.compile(r"(?<!\w)" + re.escape(name) + r"(?!\w)")
 
 
 def _labels_of(view: dict[str, Any]) -> set[str]:

@@ -11,6 +11,8 @@ let shownAt = 0;
 let socket = null;
 let retry = 0;
 let meaning = {};
+let sent = false;  // a move went for this view: no second one until the next
+let resultShown = false;
 
 function $(id) { return document.getElementById(id); }
 function el(tag, cls, text) {
@@ -40,7 +42,39 @@ function card(label) {
   if (help) { c.title = help; c.tabIndex = 0; }
   return c;
 }
-function cardRow(name, labels, hidden) {
+// One of the seat's own cards while it is to move: clicking it (or Enter on it) plays the
+// move that names it, or offers the moves that do, as a choice under the hand.
+function playableCard(label, choice) {
+  const c = card(label);
+  const moves = state.actions.filter((a) => a.cards.includes(label));
+  if (!moves.length) return c;
+  c.classList.add("playable");
+  c.setAttribute("role", "button");
+  c.setAttribute("aria-label", label + ": " + (moves.length === 1 ? moves[0].label
+    : moves.length + " moves"));
+  c.tabIndex = 0;
+  const pick = () => (moves.length === 1 ? send(moves[0].action) : offer(choice, label, moves));
+  c.addEventListener("click", pick);
+  c.addEventListener("keydown", (event) => {
+    if (event.key !== "Enter" && event.key !== " ") return;
+    event.preventDefault();
+    pick();
+  });
+  return c;
+}
+// The moves that name one card, as buttons under the hand (a pair, a triple; place or discard).
+function offer(choice, label, moves) {
+  choice.replaceChildren(el("span", "choice-label", "Play " + label + " as:"));
+  moves.forEach((a) => choice.appendChild(moveButton(a)));
+  const cancel = el("button", "cancel", "cancel");
+  cancel.type = "button";
+  cancel.addEventListener("click", () => { choice.hidden = true; });
+  choice.appendChild(cancel);
+  choice.hidden = false;
+  choice.querySelector("button").focus({ preventScroll: true });
+  choice.scrollIntoView({ block: "nearest" });
+}
+function cardRow(name, labels, hidden, choice) {
   const row = el("div", "row");
   row.appendChild(el("span", "row-label", name));
   const cards = el("div", "cards");
@@ -50,7 +84,7 @@ function cardRow(name, labels, hidden) {
   } else if (!labels.length) {
     cards.appendChild(el("span", "empty", "none"));
   } else {
-    labels.forEach((l) => cards.appendChild(card(l)));
+    labels.forEach((l) => cards.appendChild(choice ? playableCard(l, choice) : card(l)));
   }
   row.appendChild(cards);
   return row;
@@ -61,32 +95,39 @@ function role(p) {
 }
 function seatName(p) { return hello.names[p] + " (P" + p + ")"; }
 
+function seatBox(player, p, playing) {
+  const view = state.view;
+  const box = el("div", "seat" + (p === view.to_act ? " to-act" : "") + (p === hello.seat ? " you" : ""));
+  const head = el("div", "seat-head");
+  head.appendChild(el("span", "name", seatName(p)));
+  head.appendChild(el("span", "role", role(p)));
+  head.appendChild(el("span", "tag", hello.kinds[p] === "human" ? "person" : "agent: " + hello.kinds[p]));
+  box.appendChild(head);
+  if (player.notes.length) {
+    const tags = el("div", "tags");
+    player.notes.forEach((n) => tags.appendChild(el("span", "tag", n)));
+    box.appendChild(tags);
+  }
+  const choice = playing ? el("div", "choice") : undefined;
+  if (choice) choice.hidden = true;
+  box.appendChild(player.hand === null ? cardRow("hand", [], player.hand_size)
+    : cardRow(p === hello.seat ? "your hand" : "hand", player.hand, undefined, choice));
+  if (player.area.length) box.appendChild(cardRow("in play", player.area, undefined, choice));
+  if (choice) box.appendChild(choice);
+  return box;
+}
 function draw() {
   const view = state.view;
   const over = state.result !== null;
   const mine = state.to_act === hello.seat;
   $("turn").textContent = "";
-  addText($("turn"), over ? "The game is over." : mine ? "Your turn: choose a move below."
+  addText($("turn"), over ? "The game is over." : mine
+    ? "Your turn: click a card to play it, or choose a move below."
     : "Waiting for " + seatName(state.to_act) + " (" + role(state.to_act) + ").");
-  const players = $("players");
-  players.replaceChildren();
-  view.players.forEach((player, p) => {
-    const box = el("div", "seat" + (p === view.to_act ? " to-act" : "") + (p === hello.seat ? " you" : ""));
-    const head = el("div", "seat-head");
-    head.appendChild(el("span", "name", seatName(p)));
-    head.appendChild(el("span", "role", role(p)));
-    head.appendChild(el("span", "tag", hello.kinds[p] === "human" ? "person" : "agent: " + hello.kinds[p]));
-    box.appendChild(head);
-    if (player.notes.length) {
-      const tags = el("div", "tags");
-      player.notes.forEach((n) => tags.appendChild(el("span", "tag", n)));
-      box.appendChild(tags);
-    }
-    box.appendChild(player.hand === null ? cardRow("hand", [], player.hand_size)
-      : cardRow(p === hello.seat ? "your hand" : "hand", player.hand));
-    if (player.area.length) box.appendChild(cardRow("in play", player.area));
-    players.appendChild(box);
-  });
+  sent = false;
+  $("mine").replaceChildren(seatBox(view.players[hello.seat], hello.seat, mine && !over));
+  $("players").replaceChildren(...view.players.flatMap((player, p) =>
+    (p === hello.seat ? [] : [seatBox(player, p, false)])));
   const center = $("center");
   center.replaceChildren();
   if (view.table.length) view.table.forEach((l) => center.appendChild(card(l)));
@@ -97,13 +138,19 @@ function draw() {
   log.replaceChildren(...state.log.map((line) => el("li", "", line)));
   log.scrollTop = log.scrollHeight;
   $("result").hidden = !over;
-  if (over) {
-    $("headline").textContent = "";
-    addText($("headline"), state.result.headline);
-    $("places").replaceChildren(...state.result.lines.map((line) => el("li", "", line)));
-    $("replay").href = "/replay/" + tableId + "/" + token;
-    continueStudy();
-  }
+  if (over) showResult();
+}
+// The result, the replay link and the next step, brought into view once when the game ends.
+function showResult() {
+  $("headline").textContent = "";
+  addText($("headline"), state.result.headline);
+  $("places").replaceChildren(...state.result.lines.map((line) => el("li", "", line)));
+  $("replay").href = "/replay/" + tableId + "/" + token;
+  continueStudy();
+  if (resultShown) return;
+  resultShown = true;
+  $("result").scrollIntoView({ block: "start" });
+  $("headline").focus({ preventScroll: true });
 }
 // At a study's table (the study page adds ?study=...&participant=...), the way back to it.
 function continueStudy() {
@@ -116,32 +163,35 @@ function continueStudy() {
     + encodeURIComponent(query.get("participant") || "");
   $("result").appendChild(link);
 }
+function moveButton(a, i) {
+  const b = document.createElement("button");
+  b.type = "button";
+  if (i !== undefined && i < 9) b.appendChild(el("span", "key", String(i + 1)));
+  addText(b, a.label);
+  b.dataset.action = a.action;
+  if (state.help[a.label]) b.title = state.help[a.label];
+  b.addEventListener("click", () => send(a.action));
+  return b;
+}
 function drawActions(mine, over) {
   const box = $("actions");
   box.replaceChildren();
+  $("keys").hidden = over;
   if (!mine) {
     box.appendChild(el("span", "empty", over ? "no more moves: the game is over" : "not your turn"));
     return;
   }
   shownAt = performance.now();
-  state.actions.forEach((a, i) => {
-    const b = document.createElement("button");
-    b.type = "button";
-    if (i < 9) b.appendChild(el("span", "key", String(i + 1)));
-    addText(b, a.label);
-    b.dataset.action = a.action;
-    if (state.help[a.label]) b.title = state.help[a.label];
-    b.addEventListener("click", () => send(a.action));
-    box.appendChild(b);
-  });
+  state.actions.forEach((a, i) => box.appendChild(moveButton(a, i)));
   const first = box.querySelector("button");
   if (first && !box.contains(document.activeElement)) first.focus({ preventScroll: true });
 }
 function send(action) {
-  if (!socket || socket.readyState !== WebSocket.OPEN) return;
+  if (sent || !socket || socket.readyState !== WebSocket.OPEN) return;
+  sent = true;
   const reaction = Math.round(performance.now() - shownAt);
   socket.send(JSON.stringify({ type: "move", step: state.step, action: action, reaction_ms: reaction }));
-  $("actions").querySelectorAll("button").forEach((b) => { b.disabled = true; });
+  document.querySelectorAll("#actions button, .choice button").forEach((b) => { b.disabled = true; });
 }
 document.addEventListener("keydown", (event) => {
   if (event.altKey || event.ctrlKey || event.metaKey || !/^[1-9]$/.test(event.key)) return;
