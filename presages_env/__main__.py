@@ -103,8 +103,10 @@ def main(argv: list[str] | None = None) -> int:
         print(game_info(args.game))
         return 0
     if args.command == "play":
+        from presages_env.core.compiling import announce_compiling
         from presages_env.ui.terminal import play as play_game
 
+        announce_compiling([presages_env.get_game(args.game)])
         try:
             play_game(args.game, args.seat, args.opponents, args.players, args.seed, args.record)
         except KeyboardInterrupt:  # main() called from Python, without exit_on_interrupt
