@@ -1,5 +1,6 @@
-"""``python -m presages_env play <game>`` (terminal play), ``replay <record> -o <page>``,
-``info <game>`` (players, sizes and options) and ``serve`` (the human-AI table, extra lab)."""
+"""The command line: play GAME (a game in the terminal against agents), replay RECORD -o
+PAGE (a record's replay page), info GAME (its players, sizes and options), serve (the
+human-AI table in a browser, extra lab) and lab (its data)."""
 
 from __future__ import annotations
 

@@ -54,3 +54,19 @@ def test_from_the_disk_every_navigation_link_opens_a_page_and_search_finds(site)
         assert results and "Aciliande" in results[0].text
     finally:
         driver.quit()
+
+
+def test_no_page_shows_markup_internal_references_or_1_cards(site):
+    """The pages showed reST roles, the rules document's section marks and rule ids
+    ("(§4.2, G4)", "Game Park") and "1 cards"."""
+    import html
+    import re
+
+    from text_leaks import text_leaks
+
+    leaks = []
+    for page in sorted(site.rglob("*.html")):
+        text = re.sub(r"<(script|style)\b.*?</\1>", " ", page.read_text(), flags=re.S)
+        text = html.unescape(re.sub(r"<[^>]+>", "", text))
+        leaks += [f"{page.relative_to(site)}: {leak}" for leak in text_leaks(text)]
+    assert not leaks, "\n".join(leaks)

@@ -17,9 +17,9 @@ MAX_STEP_CAP = 30000
 class ResArcanaOptions:
     """Options of a Res Arcana game; the defaults are the first game of the rules.
 
-    places_of_power: which face of each Place of Power tile is used: ``"sun"`` (the first
-        game, decision 6), ``"moon"``, or ``"random"`` per tile (later games).
-    starter_sets: the first-game variant (§2.7): each seat gets a random starter set (its
+    places_of_power: which face of each Place of Power tile is used: "sun" (the first
+        game), "moon", or "random" per tile (later games).
+    starter_sets: the first-game variant: each seat gets a random starter set (its
         mage in play and 3 cards in hand) and 5 unseen random artifacts as its deck; no
         mage is chosen.
     step_cap: decisions after which a game still going is truncated (no winner, zero
