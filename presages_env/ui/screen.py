@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from rich.console import Console
 from rich.text import Text
 
+from presages_env.core.results import counted
 from presages_env.core.view import TableView
 
 RED_SUITS = ("\u2665", "\u2666")
@@ -67,7 +68,7 @@ def table_parts(turn: Turn, console: Console, width: int) -> tuple[list[list[Tex
     for p, player in enumerate(view.players):
         mark = "\u25b6 " if p == view.to_act else "  "
         if p == view.seat or player.hand is None:
-            held = Text(f"{player.hand_size} cards")
+            held = Text(counted(player.hand_size, "card"))
         else:
             held = cards(player.hand)
         line = Text.assemble(mark, (player.name, "bold"), ": ", held)

@@ -37,6 +37,7 @@ from presages_env.agents.specs import make_agent
 from presages_env.core.files import check_output_path, in_runs
 from presages_env.core.game import Game
 from presages_env.core.header import HDR_CURRENT
+from presages_env.core.results import counted
 from presages_env.core.validation import check_int, check_seed, offset_seed
 from presages_env.core.view import TableView
 from presages_env.ui.choice import match_action
@@ -249,7 +250,8 @@ def _table(view: TableView) -> Panel:
     for column in ("", "player", "hand", "notes"):
         grid.add_column(column, overflow="fold")
     for p, player in enumerate(view.players):
-        hand = cards(player.hand) if player.hand is not None else Text(f"{player.hand_size} cards")
+        held = Text(counted(player.hand_size, "card"))
+        hand = cards(player.hand) if player.hand is not None else held
         if player.area:
             hand = Text.assemble(hand, "\nin play: ", cards(player.area))
         marker = "\u25b6" if p == view.to_act else ""
