@@ -239,6 +239,15 @@ def _show_help(game: Game, card: str, console: Console) -> None:
         console.print(HELP)
         return
     text = game.card_help(card)
+    if text is None:  # the start of a name's words, as a move is typed: "? absolu"
+        names = list(game.card_texts.CARD_NAMES)
+        found = match_action(card, names)
+        fits = [] if found.number else [names[i] for i in found.indices]
+        if len(fits) == 1:
+            text = game.card_help(fits[0])
+        elif fits:
+            console.print(Text(f"{_shown(card)!r} fits {', '.join(fits)}: type more of it."))
+            return
     if text is None:
         console.print(Text(f"No card is named {_shown(card)!r}; ? alone shows the rules."))
     else:
