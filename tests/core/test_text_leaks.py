@@ -45,3 +45,14 @@ def test_the_leaks_are_caught():
     for leak in ("``x``", ":class:`Game`", "(§4.2, G4)", "Game Park", "1 cards", "1 laurels"):
         assert text_leaks(f"a {leak} b"), leak
     assert not text_leaks("2 cards, 1 card, 1 pass, n + 1 cards, 3, 2, 1 cards, version 1.2s")
+
+
+@pytest.mark.parametrize("name", presages_env.list_games())
+def test_every_games_rules_legend_and_card_texts_are_plain_words(name):
+    """What ``?``, ``? <card>`` and the legend show in the terminal (the played screens
+    themselves: tests/ui/test_terminal_play.py)."""
+    game = presages_env.get_game(name)
+    texts = [game.rules_summary(), *(f"{s} {meaning}" for s, meaning in game.legend())]
+    texts += [game.card_help(card) for card in game.card_texts.CARD_NAMES]
+    leaks = [leak for text in texts for leak in text_leaks(text)]
+    assert not leaks, leaks
