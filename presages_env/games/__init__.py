@@ -106,7 +106,17 @@ GAME_CLASSES = _Registry(BUILT_IN_GAMES)
 
 
 def get_game(name: str) -> Game:
-    """The :class:`Game` description registered under ``name``."""
+    """A game's description: its sizes, options, kernels and words.
+
+    Args:
+        name: the game, one of ``presages_env.list_games()``.
+
+    Returns:
+        The :class:`Game` registered under ``name``.
+
+    Raises:
+        ValueError: no game has that name (the message lists the games).
+    """
     module_name, class_name = GAME_CLASSES[_known(name)].split(":")
     game = getattr(importlib.import_module(module_name), class_name)()
     if game.name != name:
