@@ -72,7 +72,7 @@ def main() -> None:
     seconds = args.budget / 2
     curve_games = args.curve_games  # 400: ± 5 points at worst
 
-    print(f"== 1. from scratch: Deep Monte-Carlo over action features ({seconds:.0f} s)")
+    print(f"== 1. from scratch: Deep Monte-Carlo over action features ({seconds:g} s)")
     scratch = dmc_config(
         game=game,
         num_players=args.players,
@@ -85,7 +85,7 @@ def main() -> None:
     )
     scratch_learner, scratch_curve = train_dmc(scratch)
 
-    print(f"== 2. warm-started: the heuristic cloned, then PPO ({seconds:.0f} s)")
+    print(f"== 2. warm-started: the heuristic cloned, then PPO ({seconds:g} s)")
     warm = TrainConfig(
         game=game,
         num_players=args.players,
