@@ -32,8 +32,9 @@ from presages_env.evaluation.learning_curve import LearningCurve, plot_compariso
 from presages_env.evaluation.tournament import head_to_head
 from presages_env.games import GAME_CLASSES
 from presages_env.training.batched_ppo import game_config, train_batched
-from presages_env.training.command_line import parse_setting
+from presages_env.training.command_line import budgets, parse_setting
 from presages_env.training.dmc import dmc_config, train_dmc
+from presages_env.training.settings import seconds_argument
 
 CURRICULUM = {"heuristic_epsilon": 0.5, "epsilon_curriculum": True}
 # arm -> (trainer, its settings beyond the shared ones)
@@ -46,19 +47,23 @@ ARMS: dict[str, tuple[str, dict[str, Any]]] = {
     "action_features_curriculum": ("ppo", {"policy": "action_features", **CURRICULUM}),
 }
 TRAINERS = {"ppo": (game_config, train_batched), "dmc": (dmc_config, train_dmc)}
+SECONDS = 1200.0  # per arm, given neither --seconds nor --decisions
+MOST_DECISIONS = 10**12  # a time budget alone: the wall time is the budget
 
 
 def run_arm(
     arm: str,
     game: str,
-    seconds: float,
+    seconds: float | None,
     eval_games: int,
     seed: int,
     out: Path,
     label: str | None = None,
+    decisions: int = MOST_DECISIONS,
     **shared: Any,
 ):
-    """Train one arm from scratch under ``out/label`` (default: the arm's name); ``shared``:
+    """Train one arm from scratch under ``out/label`` (default: the arm's name) for
+    ``seconds`` (None: no time budget) or ``decisions``, whichever ends first; ``shared``:
     settings every arm takes, e.g. ``num_envs``. Returns its learning curve."""
     trainer, settings = ARMS[arm]
     clash = sorted(set(settings) & set(shared))
@@ -68,7 +73,7 @@ def run_arm(
     config = make_config(
         game=game,
         time_budget_s=seconds,
-        total_timesteps=10**12,  # the wall time is the budget
+        total_timesteps=decisions,
         eval_games=eval_games,
         eval_opponents=("random", "heuristic"),
         seed=seed,
@@ -124,7 +129,15 @@ def main(argv: list[str] | None = None) -> None:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--game", default="presages", choices=sorted(GAME_CLASSES))
     p.add_argument("--arms", nargs="+", default=list(ARMS), choices=list(ARMS))
-    p.add_argument("--seconds", type=float, default=1200.0, help="wall time per arm")
+    p.add_argument(
+        "--seconds",
+        type=seconds_argument,
+        default=None,
+        help=f"wall time per arm (with neither budget: {SECONDS:g})",
+    )
+    p.add_argument(
+        "--decisions", type=int, default=None, help="learner decisions per arm; alone, no time"
+    )
     p.add_argument("--eval-games", type=int, default=400)
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--out", default="runs/ablation")
@@ -151,15 +164,17 @@ def main(argv: list[str] | None = None) -> None:
         runs = sorted(found, key=lambda run: (order.get(run, len(order)), run))
     else:
         runs = [arm + args.suffix for arm in args.arms]
+        seconds, decisions = budgets(args.seconds, args.decisions, SECONDS, MOST_DECISIONS)
         for arm, run in zip(args.arms, runs, strict=True):
             run_arm(
                 arm,
                 args.game,
-                args.seconds,
+                seconds,
                 args.eval_games,
                 args.seed,
                 out,
                 run,
+                decisions,
                 **dict(args.settings),
             )
     curves = {run: read_arm(out, run) for run in runs}

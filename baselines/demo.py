@@ -1,4 +1,4 @@
-"""The main demo (``make run``): a learner from scratch beside a warm-started PPO, then a
+"""The main demo (make run): a learner from scratch beside a warm-started PPO, then a
 tournament with ratings.
 
     python baselines/demo.py [--game presages] [--budget 200] [--eval-games 600]
@@ -49,7 +49,7 @@ from presages_env.training.settings import seconds_argument
 
 
 def main() -> None:
-    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p = argparse.ArgumentParser(description=" ".join(__doc__.split("\n\n")[0].split()))
     p.add_argument("--game", default="presages")
     p.add_argument("--players", type=int, default=None)
     p.add_argument(
@@ -60,9 +60,9 @@ def main() -> None:
     p.add_argument("--curve-games", type=int, default=400, help="per curve point")
     p.add_argument(
         "--showcase",
-        type=seconds_argument,
+        type=float,
         default=60.0,
-        help="seconds from scratch on Aciliande teams",
+        help="seconds from scratch on Aciliande teams (0: none)",
     )
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--out", default="runs/demo")
@@ -72,7 +72,7 @@ def main() -> None:
     seconds = args.budget / 2
     curve_games = args.curve_games  # 400: ± 5 points at worst
 
-    print(f"== 1. from scratch: Deep Monte-Carlo over action features ({seconds:.0f} s)")
+    print(f"== 1. from scratch: Deep Monte-Carlo over action features ({seconds:g} s)")
     scratch = dmc_config(
         game=game,
         num_players=args.players,
@@ -85,7 +85,7 @@ def main() -> None:
     )
     scratch_learner, scratch_curve = train_dmc(scratch)
 
-    print(f"== 2. warm-started: the heuristic cloned, then PPO ({seconds:.0f} s)")
+    print(f"== 2. warm-started: the heuristic cloned, then PPO ({seconds:g} s)")
     warm = TrainConfig(
         game=game,
         num_players=args.players,

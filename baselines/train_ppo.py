@@ -15,8 +15,11 @@ import json
 from pathlib import Path
 
 from presages_env.evaluation.learning_curve import plot_learning_curve
+from presages_env.training.command_line import budgets
 from presages_env.training.self_play import TrainConfig, check_train_config, train
 from presages_env.training.settings import seconds_argument
+
+TIME_BUDGET_S = 300.0  # given neither --time-budget nor --timesteps
 
 
 def parse_args() -> TrainConfig:
@@ -25,9 +28,17 @@ def parse_args() -> TrainConfig:
     p.add_argument("--game", default=defaults.game)
     p.add_argument("--players", type=int, default=None, help="number of players")
     p.add_argument("--team-play", action="store_true", help="learner plays its whole team")
-    p.add_argument("--timesteps", type=int, default=defaults.total_timesteps)
     p.add_argument(
-        "--time-budget", type=seconds_argument, default=defaults.time_budget_s, help="seconds"
+        "--timesteps",
+        type=int,
+        default=None,
+        help=f"learner decisions, alone: no time budget (default {defaults.total_timesteps:,})",
+    )
+    p.add_argument(
+        "--time-budget",
+        type=seconds_argument,
+        default=None,
+        help=f"seconds of PPO (with neither budget: {TIME_BUDGET_S:g})",
     )
     p.add_argument("--num-envs", type=int, default=defaults.num_envs)
     p.add_argument(
@@ -73,12 +84,15 @@ def parse_args() -> TrainConfig:
     p.add_argument("--seed", type=int, default=defaults.seed)
     p.add_argument("--out", default=defaults.out_dir)
     a = p.parse_args()
+    seconds, decisions = budgets(
+        a.time_budget, a.timesteps, TIME_BUDGET_S, defaults.total_timesteps
+    )
     config = TrainConfig(
         game=a.game,
         num_players=a.players,
         team_play=a.team_play,
-        total_timesteps=a.timesteps,
-        time_budget_s=a.time_budget,
+        total_timesteps=decisions,
+        time_budget_s=seconds,
         num_envs=a.num_envs,
         rollout_steps=a.rollout_steps,
         minibatch_size=a.minibatch_size,

@@ -40,19 +40,33 @@ __all__ = [
 
 
 def list_games() -> list[str]:
-    """The registered games' names, read without loading any game. A plug-in game whose
-    package does not load is among them, and refused by :func:`make` with the reason;
-    :func:`unavailable_games` lists those (it loads every game's class)."""
+    """The registered games' names, read without loading any game.
+
+    Returns:
+        Every name :func:`make` and :func:`make_vec` accept, sorted. A plug-in game whose
+        package does not load is among them, and refused by :func:`make` with the reason;
+        :func:`unavailable_games` lists those (it loads every game's class).
+    """
     return sorted(GAME_CLASSES)
 
 
 def make(name: str, num_players: int | None = None, render_mode: str | None = None, **kwargs: Any):
-    """A PettingZoo AEC env of game ``name`` (one of :func:`list_games`).
+    """A PettingZoo AEC env of one game.
 
-    ``num_players`` defaults to the game's usual count; ``render_mode`` is ``None``,
-    ``"ansi"`` or ``"human"``; ``kwargs`` are ``max_steps`` (decisions after which a game is
-    truncated) and the game's options, listed below (``presages_env.options(name)``). A bad
-    value raises ``ValueError`` or ``TypeError`` naming what is allowed.
+    Args:
+        name: the game, one of :func:`list_games`.
+        num_players: the table's size, within the game's range; None: its usual count.
+        render_mode: None, ``"ansi"`` (``render()`` returns the text) or ``"human"``
+            (``render()`` prints it).
+        **kwargs: ``max_steps`` (decisions after which a game is truncated) and the game's
+            options, listed below (``presages_env.options(name)``).
+
+    Returns:
+        The environment (a ``CardGameEnv``), not dealt yet: call ``reset(seed=...)``.
+
+    Raises:
+        ValueError: a value out of its range (the message names what is allowed).
+        TypeError: a value of the wrong type.
     """
     from presages_env.core.aec import CardGameEnv
 
@@ -62,16 +76,39 @@ def make(name: str, num_players: int | None = None, render_mode: str | None = No
 def make_vec(
     name: str, num_envs: int, num_players: int | None = None, seed: int = 0, **kwargs: Any
 ):
-    """A :class:`~presages_env.core.vector.VectorEnv` of ``num_envs`` games of ``name``."""
+    """A batch of games of one game, stepped together by the numba kernels.
+
+    Args:
+        name: the game, one of :func:`list_games`.
+        num_envs: how many games the batch holds.
+        num_players: the table's size, within the game's range; None: its usual count.
+        seed: the batch's seed (game i's deals come from ``derive_seed(seed, i)``).
+        **kwargs: ``max_steps`` (0: no cap), ``parallel`` and ``events`` (see
+            :class:`~presages_env.core.vector.VectorEnv`) and the game's options, as for
+            :func:`make`.
+
+    Returns:
+        The :class:`~presages_env.core.vector.VectorEnv`: call ``reset()`` to deal.
+
+    Raises:
+        ValueError: a value out of its range (the message names what is allowed).
+        TypeError: a value of the wrong type.
+    """
     from presages_env.core.vector import VectorEnv
 
     return VectorEnv(get_game(name), num_envs, num_players, seed=seed, **kwargs)
 
 
 def options(name: str) -> OptionTable:
-    """Every option of game ``name``: its type, default, range and meaning. A list of
-    :class:`~presages_env.core.option_space.OptionInfo` that prints as a table; read without
-    loading the game's rules."""
+    """Every option of a game, read without loading its rules.
+
+    Args:
+        name: the game, one of :func:`list_games`.
+
+    Returns:
+        A list of :class:`~presages_env.core.option_space.OptionInfo` (each option's type,
+        default, range and meaning) that prints as a table.
+    """
     return game_options(name)
 
 
@@ -90,8 +127,11 @@ make.__doc__ = _with_every_game_options(make.__doc__)
 
 
 def register_envs() -> None:
-    """Register every game as ``presages_env/<name>-v0`` in PettingZoo's AEC registry and,
-    as a single-agent view (:mod:`presages_env.training`), in Gymnasium's."""
+    """Register every game with PettingZoo and Gymnasium.
+
+    Each game becomes ``presages_env/<name>-v0`` in PettingZoo's AEC registry and, as a
+    single-agent view (:mod:`presages_env.training`), in Gymnasium's.
+    """
     import pettingzoo
 
     from presages_env.training.registration import register_gymnasium_envs

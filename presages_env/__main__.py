@@ -1,5 +1,6 @@
-"""``python -m presages_env play <game>`` (terminal play), ``replay <record> -o <page>``,
-``info <game>`` (players, sizes and options) and ``serve`` (the human-AI table, extra lab)."""
+"""The command line: play GAME (a game in the terminal against agents), replay RECORD -o
+PAGE (a record's replay page), info GAME (its players, sizes and options), serve (the
+human-AI table in a browser, extra lab) and lab (its data)."""
 
 from __future__ import annotations
 
@@ -106,8 +107,10 @@ def main(argv: list[str] | None = None) -> int:
             info.exit(2, f"{info.prog}: error: {one_line(error)}\n")
         return 0
     if args.command == "play":
+        from presages_env.core.compiling import announce_compiling
         from presages_env.ui.terminal import play as play_game
 
+        announce_compiling([presages_env.get_game(args.game)])
         try:
             play_game(args.game, args.seat, args.opponents, args.players, args.seed, args.record)
         except KeyboardInterrupt:  # main() called from Python, without exit_on_interrupt

@@ -68,6 +68,19 @@ FIELDS = (
 
 @dataclasses.dataclass(frozen=True)
 class GameRecord:
+    """One played game: what :func:`save` writes and :func:`load` reads.
+
+    Attributes:
+        game: the game's name.
+        num_players: the table's size.
+        options: the game's options, by name.
+        seed: the deal's seed.
+        agents: who played each seat, by name.
+        actions: each action in order: ``{"seat", "action", "label"}``.
+        events: the public events in order: ``{"kind", "actor", "args"}``.
+        result: each seat's total reward.
+    """
+
     game: str
     num_players: int
     options: dict[str, Any]
@@ -78,6 +91,11 @@ class GameRecord:
     result: list[float]
 
     def to_json(self) -> dict[str, Any]:
+        """The record as the JSON document :func:`save` writes.
+
+        Returns:
+            A dict of plain values: the format's name and version, the fields, ``steps``.
+        """
         body = dataclasses.asdict(self)
         return {"format": FORMAT, "version": FORMAT_VERSION, **body, "steps": len(self.actions)}
 
@@ -90,7 +108,22 @@ def record(
     agents: list[str] | None = None,
     **options: Any,
 ) -> GameRecord:
-    """The record of the game dealt from ``seed`` and played with ``actions``."""
+    """The record of a game played from its deal.
+
+    Args:
+        game_name: the game, one of ``presages_env.list_games()``.
+        num_players: the table's size.
+        seed: the deal's seed.
+        actions: the actions in the order they were played.
+        agents: who played each seat, by name; None: ``player_0``, ``player_1`` ...
+        **options: the game's options.
+
+    Returns:
+        The :class:`GameRecord`, with each action's label, the public events and the result.
+
+    Raises:
+        ValueError: an option, a name or an action the rules refuse.
+    """
     game = get_game(game_name)
     opts = game.make_options(num_players, **options)
     names = [f"player_{p}" for p in range(num_players)] if agents is None else agents
@@ -113,13 +146,20 @@ def record(
 
 
 def from_env(env: Any, agents: list[str] | None = None) -> GameRecord:
-    """The record of the game ``env`` (a :class:`~presages_env.core.aec.CardGameEnv`, or a
-    PettingZoo wrapper of one) played from its deal to its end; seats are named ``agents``
-    (default: the env's agent ids, ``player_0`` ...).
+    """The record of the game an AEC env played from its deal to its end.
 
-    Raises ``ValueError`` for a game that is not over by its rules (a record replays a whole
-    game: one cut by ``max_steps`` or ended by an illegal action is not) or that started
-    from a position (``env.actions_since_deal()`` says why).
+    Args:
+        env: a :class:`~presages_env.core.aec.CardGameEnv`, or a PettingZoo wrapper of one.
+        agents: who played each seat, by name; None: the env's agent ids (``player_0`` ...).
+
+    Returns:
+        The :class:`GameRecord` of the game.
+
+    Raises:
+        TypeError: ``env`` is not a presages_env AEC env.
+        ValueError: the game is not over by its rules (a record replays a whole game: one
+            cut by ``max_steps`` or ended by an illegal action is not) or started from a
+            position (``env.actions_since_deal()`` says why).
     """
     from presages_env.core.aec import CardGameEnv  # PettingZoo is loaded only when needed
 
@@ -144,8 +184,22 @@ def play_recorded(
     seed: int,
     **options: Any,
 ) -> GameRecord:
-    """Play one game from the deal of ``seed``, seat p played by ``seat_agents[p]`` (any
-    agent with ``act``, or ``act_states`` when it ``needs_state``), and record it."""
+    """Play one game from its deal and record it.
+
+    Args:
+        game_name: the game, one of ``presages_env.list_games()``.
+        seat_agents: the agent of each seat (any agent with ``act``, or ``act_states`` when
+            it ``needs_state``).
+        names: each seat's name in the record.
+        seed: the deal's seed.
+        **options: the game's options.
+
+    Returns:
+        The :class:`GameRecord` of the game played.
+
+    Raises:
+        ValueError: an agent's illegal move, or an option the game refuses.
+    """
     game = get_game(game_name)
     n = len(seat_agents)
     state = game.new_state(n, seed, **options)
@@ -168,18 +222,34 @@ def play_recorded(
 
 
 def replay(rec: GameRecord) -> list[np.ndarray]:
-    """Every state of the recorded game, from the deal to the end.
+    """Every state of a recorded game, from the deal to the end.
 
-    Raises ``ValueError`` if an action is illegal where it was played, or if the stored
-    labels, public events or result are not what the rules give.
+    Args:
+        rec: the record.
+
+    Returns:
+        The states, the deal's first.
+
+    Raises:
+        ValueError: an action illegal where it was played, or stored labels, public events
+            or a result that are not what the rules give.
     """
     return _checked_play(rec).states
 
 
 def transitions(rec: GameRecord) -> tuple[list[np.ndarray], list[list[ev.Event]]]:
-    """Every state of a recorded game and, for each, the events (all, with who saw them)
-    of the deal or the action that led to it: what a replay viewer shows. Checked like
-    :func:`replay`."""
+    """Every state of a recorded game, with the events that led to each (a replay's view).
+
+    Args:
+        rec: the record, checked like :func:`replay`.
+
+    Returns:
+        The states (the deal's first) and, for each, the events (all of them, with who saw
+        them) of the deal or the action that led to it.
+
+    Raises:
+        ValueError: as :func:`replay`.
+    """
     played = _checked_play(rec)
     return played.states, played.transitions
 
@@ -210,28 +280,71 @@ def _checked_play(rec: GameRecord) -> _Played:
 
 
 def save(rec: GameRecord, path: str | Path) -> None:
-    """Write ``rec`` to ``path`` as JSON, whole or not at all; a record whose fields
-    :func:`load` would refuse is refused here, before anything is written."""
+    """Write a record to a file as JSON, whole or not at all.
+
+    Args:
+        rec: the record.
+        path: the file to write (replaced if it exists).
+
+    Raises:
+        ValueError: a field :func:`load` would refuse, before anything is written.
+        TypeError: as ``ValueError``, a field of the wrong type.
+        OSError: the file cannot be written.
+    """
     data = rec.to_json()
     _checked_fields(data)
     write_text_atomically(path, json.dumps(data, indent=1))
 
 
 def load(path: str | Path) -> GameRecord:
-    """The record in the file at ``path``, checked like :func:`from_json`."""
+    """Read a record file.
+
+    Args:
+        path: the JSON file :func:`save` wrote.
+
+    Returns:
+        The :class:`GameRecord`, checked like :func:`from_json`.
+
+    Raises:
+        ValueError: the file is not a record the rules replay (the message says why).
+        TypeError: a field of the wrong type.
+        OSError: the file cannot be read.
+    """
     return from_json(read_json(path, "the record", MAX_RECORD_BYTES, MAX_DEPTH))
 
 
 def loads(text: str | bytes) -> GameRecord:
-    """The record in JSON ``text``, checked like :func:`from_json`."""
+    """Read a record from JSON text.
+
+    Args:
+        text: the JSON document.
+
+    Returns:
+        The :class:`GameRecord`, checked like :func:`from_json`.
+
+    Raises:
+        ValueError: the text is not a record the rules replay (the message says why).
+        TypeError: a field of the wrong type.
+    """
     return from_json(parse_json(text, "the record", MAX_RECORD_BYTES, MAX_DEPTH))
 
 
 def from_json(data: Any) -> GameRecord:
-    """The one check of a record from outside (:func:`load` and :func:`loads` parse, within
-    bounds, then call it): every field's exact type, range and size first, then a replay
-    through the rules (:func:`replay`). Raises ``ValueError`` or ``TypeError`` saying what
-    is wrong."""
+    """Check a record from outside: the one check :func:`load` and :func:`loads` call.
+
+    Every field's exact type, range and size first, then a replay through the rules
+    (:func:`replay`).
+
+    Args:
+        data: the parsed JSON document.
+
+    Returns:
+        The :class:`GameRecord`.
+
+    Raises:
+        ValueError: a field out of its range, or a game the rules do not replay.
+        TypeError: a field of the wrong type.
+    """
     rec = _checked_fields(data)
     _checked_play(rec)
     return rec
@@ -300,9 +413,14 @@ def _options_in(options: dict[str, Any]) -> dict[str, Any]:
 
 
 def _checked_fields(data: Any) -> GameRecord:
-    """A record built from checked fields: types exact (no bool for an int, no float for an
-    int), numbers in their ranges, strings valid Unicode of bounded length, no key missing
-    or unknown. The actions are not replayed yet."""
+    """A record built from checked fields, its actions not replayed yet.
+
+    Types are exact (no bool for an int, no float for an int), numbers in their ranges,
+    strings valid Unicode of bounded length, no key missing or unknown.
+
+    Returns:
+        The :class:`GameRecord`.
+    """
     if not isinstance(data, dict) or data.get("format") != FORMAT:
         raise ValueError(f"not a game record (its 'format' must be {FORMAT!r})")
     missing, unknown = set(FIELDS) - set(data), set(data) - set(FIELDS)
@@ -420,8 +538,13 @@ def _checked_result(result: Any, n: int) -> list[float]:
 
 
 def _checked_total(seat: int, value: Any) -> float:
-    """A seat's total reward: an int or a float within ``MAX_RESULT``, compared before any
-    conversion (``float(10**400)`` overflows)."""
+    """A seat's total reward: an int or a float within ``MAX_RESULT``.
+
+    It is compared before any conversion (``float(10**400)`` overflows).
+
+    Returns:
+        The total as a float.
+    """
     if isinstance(value, bool) or not isinstance(value, (int, float)):
         raise TypeError(f"result[{seat}] must be a number, got {type(value).__name__}")
     if not -MAX_RESULT <= value <= MAX_RESULT:  # false for NaN too

@@ -24,6 +24,7 @@ EXTRAS: dict[str, tuple[str, ...]] = {
     "rllib": ("ray", "ray.rllib"),
     "tianshou": ("tianshou",),
     "lab": ("fastapi", "sqlalchemy", "alembic", "uvicorn", "psycopg", "httpx", "pyarrow"),
+    "docs": ("mkdocs", "material", "mkdocstrings"),
 }
 # Not pip extras: the compiled OpenSpiel games (built by ``make test``, need a C++ compiler),
 # and the Chromium driven by the replay page's tests (a system package).
@@ -36,6 +37,7 @@ WHERE = {
     "native": "python -m presages_env.integrations.openspiel_native (a C++ compiler)",
     "browser": "apt-get install chromium chromium-driver",
     "lab": 'pip install -e ".[lab]"',
+    "docs": 'pip install -e ".[docs]"',
     "postgresql": "apt-get install postgresql (its initdb and postgres), or PRESAGES_LAB_PG_URL",
 }
 VARIABLE = "PRESAGES_REQUIRE_EXTRAS"

@@ -37,10 +37,27 @@ class Agent:
         check_batch(obs, masks)
 
     def act_batch(self, obs: np.ndarray, masks: np.ndarray) -> np.ndarray:
-        """One legal action per row of ``masks`` (``obs`` is ``[B, D]``, ``masks`` ``[B, A]``)."""
+        """One legal action per row of ``masks`` (``obs`` is ``[B, D]``, ``masks`` ``[B, A]``).
+
+        Args:
+            obs: observations, one row each (``[B, D]``).
+            masks: their legal-action masks (``[B, A]``, int8).
+
+        Returns:
+            One legal action per row (``[B]``, int64).
+        """
         raise NotImplementedError
 
     def act(self, obs: np.ndarray, mask: np.ndarray) -> int:
+        """One decision: :meth:`act_batch` on a batch of one.
+
+        Args:
+            obs: one observation, as the seat sees it.
+            mask: its legal-action mask (int8, 1 where legal).
+
+        Returns:
+            The action, an int the mask allows.
+        """
         return int(self.act_batch(obs[None, :], mask[None, :])[0])
 
     def __repr__(self) -> str:
@@ -100,7 +117,11 @@ def uniform_legal(masks, rng_state, actions):
 
 
 class RandomAgent(Agent):
-    """Uniform over the legal actions; seeded, so tournaments are reproducible."""
+    """Uniform over the legal actions; seeded, so tournaments are reproducible.
+
+    Args:
+        seed: the seed of the random draws.
+    """
 
     name = "random"
 
@@ -116,7 +137,13 @@ class RandomAgent(Agent):
 class ErringAgent(Agent):
     """``base`` except that each decision is, with probability ``epsilon``, a uniformly random
     legal action instead: an opponent of graded strength between ``base`` (0) and random play
-    (1), which a curriculum can weaken or strengthen while it plays (``epsilon`` may change)."""
+    (1), which a curriculum can weaken or strengthen while it plays (``epsilon`` may change).
+
+    Args:
+        base: the agent whose decisions are kept.
+        epsilon: the probability, from 0 to 1, of a random legal action instead.
+        seed: the seed of the random draws.
+    """
 
     def __init__(self, base: Agent, epsilon: float, seed: int = 0) -> None:
         self.base = base

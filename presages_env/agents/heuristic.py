@@ -9,7 +9,14 @@ from presages_env.games import get_game
 
 
 class HeuristicAgent(Agent):
-    """Plays the game's documented heuristic; see the module docstring of each game's."""
+    """Plays the game's documented heuristic; see the module docstring of each game's.
+
+    Args:
+        game: the game's name (its ``Game.heuristic`` plays).
+
+    Raises:
+        ValueError: a game without a heuristic.
+    """
 
     def __init__(self, game: str) -> None:
         self.name = "heuristic"

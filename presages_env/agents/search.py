@@ -307,6 +307,13 @@ class ISMCTSAgent(Agent):
     It needs the full game states (``act_states``) to deal its worlds, but only reads what
     the acting seat knows: each world comes from the game's ``sample_world`` for that seat.
     Seeded, so a tournament replays exactly.
+
+    Args:
+        game_name: the game's name (it needs a ``world_sampler``).
+        simulations: simulations per decision.
+        exploration: the UCB constant, in reward units.
+        seed: the seed of the worlds and rollouts.
+        rollouts: "random", "heuristic", or None for the game's ``search_rollouts``.
     """
 
     needs_state = True

@@ -266,6 +266,10 @@ class Game:
     # Whether a trained policy ships as presages_env/checkpoints/<name>.pt (a release check
     # tests that it is there). Declared by every game.
     ships_checkpoint: ClassVar[bool]
+    # About how many seconds a first run spends compiling the game's kernels (numba's disk
+    # cache empty): an estimate a game declares for the one line that tells a person why
+    # its first start is slow (core/compiling.py); docs/speed.md has measured ones.
+    compile_seconds: ClassVar[int] = 60
     # Whether benchmarks/ and the results tables include the game: False for the exemplar
     # game (docs/adding_a_game.md), a template too small to compare with the others.
     # Declared by every game.

@@ -13,6 +13,8 @@ import unicodedata
 from dataclasses import dataclass, field
 from typing import Any
 
+from presages_env.core.results import counted
+
 # The first line of every text showing every hand (TableView.text, the envs' render()).
 REFEREE_HEADING = "[every hand: a referee's view, for debugging]"
 
@@ -43,7 +45,7 @@ class TableView:
         for p, player in enumerate(self.players):
             mark = ">" if p == self.to_act else " "
             shown = player.hand is not None
-            hand = (_cards(player.hand) or "-") if shown else f"{player.hand_size} cards"
+            hand = (_cards(player.hand) or "-") if shown else counted(player.hand_size, "card")
             notes = f"; {', '.join(player.notes)}" if player.notes else ""  # cards hold ( )
             lines.append(f"{mark} {player.name}: {hand}{notes}")
             if player.area:

@@ -106,7 +106,23 @@ def chunked_round_robin(
     **options: Any,
 ) -> list[MatchResult]:
     """A head-to-head for every ordered pair (or ``pairs``) of agents, every chunk of every
-    pairing in one fan-out; each pairing plays the same deals."""
+    pairing in one fan-out; each pairing plays the same deals.
+
+    Args:
+        game: the game's name.
+        agents: the agents by name.
+        num_games: games per pairing.
+        num_players: the table's size; None: the game's usual count.
+        seed: the seed the deals are drawn from.
+        num_envs: how many games are played at once (the vector env's batch).
+        chunk_games: games per chunk, the unit of work an executor runs.
+        executor: where chunks run (:class:`LocalExecutor`, :class:`RayExecutor`); None: here.
+        pairs: the ordered pairs to play; None: every ordered pair of distinct agents.
+        **options: the game's options (and ``max_steps``).
+
+    Returns:
+        One :class:`MatchResult` per pairing, in the order of ``pairs``.
+    """
     num_games = check_int(num_games, "num_games", 2, MAX_NUM_GAMES)
     chunk_games = check_int(chunk_games, "chunk_games", 1, MAX_NUM_GAMES)
     num_envs = check_int(num_envs, "num_envs", 1, MAX_NUM_ENVS)

@@ -74,6 +74,18 @@ def game_statistics(
 
     ``options`` are the game's options (and ``max_steps``). Agents that act on states
     (``needs_state``) get the games' states, the others their observations and masks.
+
+    Args:
+        game: the game's name, or its Game.
+        agent: the agent of every seat.
+        num_games: how many games.
+        num_players: the table's size; None: the game's usual count.
+        seed: the seed the deals are drawn from.
+        num_envs: how many games are played at once (the vector env's batch).
+        **options: the game's options (and ``max_steps``).
+
+    Returns:
+        The series' :class:`GameStatistics`.
     """
     vec = _vector_env(game, num_games, num_players, seed, num_envs, options, least=1)
     b = vec.num_envs
@@ -106,7 +118,14 @@ def game_statistics(
 
 
 def statistics_table(rows: list[GameStatistics]) -> str:
-    """A Markdown table, one row per series."""
+    """A Markdown table, one row per series.
+
+    Args:
+        rows: one :class:`GameStatistics` per series.
+
+    Returns:
+        A Markdown table.
+    """
     header = [
         "players",
         "play",

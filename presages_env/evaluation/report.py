@@ -32,7 +32,15 @@ def markdown_table(header: Sequence[str], rows: Sequence[Sequence[str]]) -> str:
 
 def results_table(results: Sequence[MatchResult], confidence: float = 0.95) -> str:
     """One row per head-to-head: the agent playing one side, its opponents, its win rate and
-    mean reward with their intervals, and the win rate of an equally strong agent."""
+    mean reward with their intervals, and the win rate of an equally strong agent.
+
+    Args:
+        results: head-to-head results.
+        confidence: the confidence level of the intervals.
+
+    Returns:
+        A Markdown table.
+    """
     level = f"{confidence:.0%} CI"
     header = [
         "agent",
@@ -57,7 +65,14 @@ def results_table(results: Sequence[MatchResult], confidence: float = 0.95) -> s
 
 
 def ratings_table(ratings: dict[str, Rating]) -> str:
-    """Agents from best to worst by ordinal (mu - 3·sigma)."""
+    """Agents from best to worst by ordinal (mu - 3·sigma).
+
+    Args:
+        ratings: each agent's rating by name (:func:`rate`).
+
+    Returns:
+        A Markdown table.
+    """
     ranked = sorted(ratings.items(), key=lambda item: item[1].ordinal, reverse=True)
     rows = [
         [str(rank), name, f"{r.mu:.2f}", f"{r.sigma:.2f}", f"{r.ordinal:.2f}"]
@@ -67,7 +82,15 @@ def ratings_table(ratings: dict[str, Rating]) -> str:
 
 
 def cross_play_table(result: CrossPlayResult, confidence: float = 0.95) -> str:
-    """Win rate of each pair: row agent in one seat of the team, column agent in the rest."""
+    """Win rate of each pair: row agent in one seat of the team, column agent in the rest.
+
+    Args:
+        result: a :func:`cross_play` result.
+        confidence: the confidence level of the intervals.
+
+    Returns:
+        A Markdown table.
+    """
     header = ["one seat \\ partner(s)", *result.names]
     rates = result.win_rates(confidence)
     rows = [
@@ -90,7 +113,18 @@ def plot_win_rates(
     method: str = HEAD_TO_HEAD,
     game: str | None = None,
 ) -> Path:
-    """Save :func:`win_rates_figure` as a PNG at ``path``; returns the path."""
+    """Save :func:`win_rates_figure` as a PNG at ``path``; returns the path.
+
+    Args:
+        results: head-to-head results.
+        path: the PNG file to write.
+        confidence: the confidence level of the intervals.
+        method: how the results were played, for the figure's caption.
+        game: the game's title in the caption; None: the results' game.
+
+    Returns:
+        ``path``, as a ``Path``.
+    """
     return save_figure(win_rates_figure(results, confidence, method=method, game=game), path)
 
 
@@ -153,7 +187,18 @@ def plot_cross_play(
     method: str = PARTNERS,
     game: str | None = None,
 ) -> Path:
-    """Save :func:`cross_play_figure` as a PNG at ``path``; returns the path."""
+    """Save :func:`cross_play_figure` as a PNG at ``path``; returns the path.
+
+    Args:
+        result: a :func:`cross_play` result.
+        path: the PNG file to write.
+        confidence: the confidence level of the intervals.
+        method: how the agents were paired, for the figure's caption.
+        game: the game's title in the caption; None: the result's game.
+
+    Returns:
+        ``path``, as a ``Path``.
+    """
     return save_figure(cross_play_figure(result, confidence, method=method, game=game), path)
 
 

@@ -36,6 +36,14 @@ def wilson_interval(successes: float, n: int, confidence: float = 0.95) -> tuple
     Unlike the normal ("Wald") interval it stays inside [0, 1] and keeps its coverage near
     0% and 100%, which is where one-sided match-ups end up. ``successes`` may be fractional
     (a tie counts as half a success).
+
+    Args:
+        successes: the number of successes (a tie: half of one).
+        n: the number of trials.
+        confidence: the confidence level of the intervals.
+
+    Returns:
+        The interval's lower and upper bounds, in [0, 1].
     """
     if n <= 0:
         raise ValueError(f"a win rate needs at least one game, got n={n}")
@@ -54,6 +62,13 @@ def win_rate(outcomes: np.ndarray, confidence: float = 0.95) -> Estimate:
 
     A tie counts as half a win, so two equally strong agents score 50% however often they
     tie; the Wilson interval is then taken on the fractional number of wins.
+
+    Args:
+        outcomes: each game's outcome: 1, 0.5 or 0.
+        confidence: the confidence level of the intervals.
+
+    Returns:
+        The win rate as an :class:`Estimate` with its Wilson interval.
     """
     outcomes = np.asarray(outcomes, dtype=np.float64)
     wins = float(outcomes.sum())
@@ -62,7 +77,15 @@ def win_rate(outcomes: np.ndarray, confidence: float = 0.95) -> Estimate:
 
 
 def mean_interval(values: np.ndarray, confidence: float = 0.95) -> Estimate:
-    """Mean with the normal-approximation interval ``mean ± z·s/√n`` (needs n ≥ 2)."""
+    """Mean with the normal-approximation interval ``mean ± z·s/√n`` (needs n ≥ 2).
+
+    Args:
+        values: the samples (at least 2).
+        confidence: the confidence level of the intervals.
+
+    Returns:
+        The mean as an :class:`Estimate` with its interval.
+    """
     values = np.asarray(values, dtype=np.float64)
     if values.size < 2:
         raise ValueError(f"a mean's interval needs at least two values, got {values.size}")
@@ -92,10 +115,23 @@ def format_percent(estimate: Estimate) -> str:
 
     Wilson intervals are slightly asymmetric; the ± shows their half-width, and the exact
     bounds stay in the :class:`Estimate`.
+
+    Args:
+        estimate: a proportion and its interval.
+
+    Returns:
+        The text, such as ``52.3% ± 2.1``.
     """
     return f"{100 * estimate.value:.1f}% ± {100 * estimate.half_width:.1f}"
 
 
 def format_number(estimate: Estimate) -> str:
-    """``"+0.123 ± 0.045"`` for a mean such as a reward."""
+    """``"+0.123 ± 0.045"`` for a mean such as a reward.
+
+    Args:
+        estimate: a mean and its interval.
+
+    Returns:
+        The text, such as ``+0.123 ± 0.045``.
+    """
     return f"{estimate.value:+.3f} ± {estimate.half_width:.3f}"

@@ -147,6 +147,24 @@ def head_to_head(
 
     ``names`` label the two agents in the result (default: their ``name`` attributes);
     ``options`` are the game's options (and ``max_steps``).
+
+    Args:
+        game: the game's name, or its Game.
+        agent_a: the agent of one side.
+        agent_b: the agent of every other seat.
+        num_games: how many games, seats rotated.
+        num_players: the table's size; None: the game's usual count.
+        seed: the seed the deals are drawn from.
+        num_envs: how many games are played at once (the vector env's batch).
+        names: the two agents' names in the result; None: their ``name``.
+        progress: show a progress bar.
+        **options: the game's options (and ``max_steps``).
+
+    Returns:
+        The :class:`MatchResult`: every game's outcome and reward for ``agent_a``.
+
+    Raises:
+        ValueError: a setting out of its range, or an agent's illegal move.
     """
     name_a, name_b = names or (agent_a.name, agent_b.name)
     vec = _vector_env(game, num_games, num_players, seed, num_envs, options)
@@ -166,7 +184,21 @@ def round_robin(
     progress: bool = False,
     **options: Any,
 ) -> list[MatchResult]:
-    """A head-to-head for every ordered pair of distinct agents, all on the same deals."""
+    """A head-to-head for every ordered pair of distinct agents, all on the same deals.
+
+    Args:
+        game: the game's name, or its Game.
+        agents: the agents by name.
+        num_games: games per pairing.
+        num_players: the table's size; None: the game's usual count.
+        seed: the seed the deals are drawn from.
+        num_envs: how many games are played at once (the vector env's batch).
+        progress: show a progress bar.
+        **options: the game's options (and ``max_steps``).
+
+    Returns:
+        One :class:`MatchResult` per ordered pair of agents.
+    """
     if len(agents) < 2:
         raise ValueError(f"a round robin needs at least two agents, got {sorted(agents)}")
     return [
@@ -203,6 +235,20 @@ def cross_play(
     Agents trained apart have never met; how well they win together measures ad-hoc
     cooperation. Each pair is a :func:`partners` series on the same deals. Raises
     ``ValueError`` for a game without teams.
+
+    Args:
+        game: the game's name, or its Game.
+        agents: the agents by name, paired as partners.
+        opponent: the agent of the other team's seats.
+        num_games: games per pair.
+        num_players: the table's size; None: the game's usual count.
+        seed: the seed the deals are drawn from.
+        num_envs: how many games are played at once (the vector env's batch).
+        progress: show a progress bar.
+        **options: the game's options (and ``max_steps``).
+
+    Returns:
+        The :class:`CrossPlayResult`: each pair's results against ``opponent``.
     """
     matches = {
         (x, y): partners(
@@ -256,7 +302,16 @@ def partners(
 
 
 def has_teams(game: str | Game, num_players: int | None = None, **options: Any) -> bool:
-    """Whether some seats share a team (judged on one deal: team sizes never depend on it)."""
+    """Whether some seats share a team (judged on one deal: team sizes never depend on it).
+
+    Args:
+        game: the game's name, or its Game.
+        num_players: the table's size; None: the game's usual count.
+        **options: the game's options.
+
+    Returns:
+        True when at least two seats play for one team.
+    """
     return _has_teams(VectorEnv(_describe(game), 1, num_players, **options))
 
 
@@ -267,6 +322,12 @@ def rate(results: Sequence[MatchResult]) -> dict[str, Rating]:
     rewards tie). An agent playing several sides of a game (agent B) takes the average of
     the updates of its copies, so each game counts once for it. Games are replayed
     interleaved across the results, so no pairing is systematically rated last.
+
+    Args:
+        results: head-to-head results (:func:`head_to_head`, :func:`round_robin`).
+
+    Returns:
+        Each agent's :class:`Rating` by name.
     """
     from openskill.models import PlackettLuce
 

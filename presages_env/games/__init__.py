@@ -113,9 +113,19 @@ GAME_CLASSES = _Registry(BUILT_IN_GAMES)
 
 
 def get_game(name: str) -> Game:
-    """The :class:`Game` description registered under ``name``. A game that is not registered,
-    or whose package does not load (a plug-in naming a missing module, or failing as it is
-    imported), is refused with a ``ValueError`` naming the game and the reason."""
+    """A game's description: its sizes, options, kernels and words.
+
+    Args:
+        name: the game, one of ``presages_env.list_games()``.
+
+    Returns:
+        The :class:`Game` registered under ``name``.
+
+    Raises:
+        ValueError: no game has that name (the message lists the games), or its package
+            does not load (a plug-in naming a missing module, or failing as it is
+            imported; the message names the game and the reason).
+    """
     game = _game_class(name)()
     if game.name != name:
         raise ValueError(f"the game registered as {name!r} calls itself {game.name!r}")

@@ -5,6 +5,8 @@ from __future__ import annotations
 import secrets
 import threading
 
+import presages_env
+from presages_env.core.compiling import compiling_notice
 from presages_env.core.validation import check_int
 from presages_env.lab.app import LabConfig, create_app
 from presages_env.lab.lobby import MAX_IDLE, MIN_IDLE, games_offered
@@ -35,4 +37,7 @@ def serve(
     print(f"lab lobby: http://{host}:{port}/  (database {app.state.store.engine.url!r})")
     if admin_token is None:  # a given one stays out of the logs
         print(f"admin token: {token}")
+    notice = compiling_notice(presages_env.get_game(name) for name in presages_env.list_games())
+    if notice:  # each game compiles when its first table opens
+        print(f"{notice}, as each game's first table opens", flush=True)
     uvicorn.run(app, host=host, port=port, log_level="warning", ws_max_size=4096)

@@ -16,7 +16,8 @@ from presages_env.training.learner_batch import LearnerBatch
 from presages_env.training.registration import register_gymnasium_envs
 from presages_env.training.single_env import SingleAgentEnv
 
-__all__ = ["LearnerBatch", "LearnerVectorEnv", "SelfPlayVecEnv", "SingleAgentEnv"]
+# SelfPlayVecEnv comes from __getattr__ below (ruff's preview reads __all__ strictly)
+__all__ = ["LearnerBatch", "LearnerVectorEnv", "SelfPlayVecEnv", "SingleAgentEnv"]  # noqa: F822
 
 register_gymnasium_envs()
 

@@ -326,16 +326,7 @@ class BatchedPPO:
         size = rollout.size
         if size == 0:  # the learner's seats all waited (say, out of cards while others play)
             return {}
-        data = {
-            "x": self._tensor(rollout.features[:size]),
-            "masks": self._tensor(rollout.masks[:size]),
-            "actions": self._tensor(rollout.actions[:size]),
-            "old_log_p": self._tensor(rollout.log_probs[:size]),
-            "advantages": self._tensor(rollout.advantages[:size]),
-            "returns": self._tensor(rollout.returns[:size]),
-        }
-        if rollout.critic_input is not None:
-            data["critic_x"] = self._tensor(rollout.critic_input[:size])
+        data = self._rollout_tensors(rollout)
         stats: dict[str, list] = {name: [] for name in UPDATE_STATS}  # tensors: read once
         # minibatches of equal size (within one row): a short remainder would take a full
         # optimiser step on a few rows' noise (a single row's advantages cannot be normalised)
@@ -343,13 +334,7 @@ class BatchedPPO:
         for _ in range(config.n_epochs):
             order = torch.randperm(size)  # on the CPU: a scorer's rows are read there
             for rows in torch.tensor_split(order, minibatches):
-                batch = {name: values[rows.to(self.device)] for name, values in data.items()}
-                if self.scorer is not None:
-                    picked = rows.numpy()
-                    batch["obs"] = torch.as_tensor(rollout.features[picked])
-                    batch["legal"] = rollout.masks[picked]
-                with self._autocast():
-                    losses = self._losses(batch, value_only)
+                losses = self._minibatch_losses(data, rows, rollout, value_only)
                 loss = config.vf_coef * losses["value_loss"]
                 if not value_only:
                     loss = loss + losses["policy_loss"] - config.ent_coef * losses["entropy"]
@@ -369,6 +354,40 @@ class BatchedPPO:
             for name, row in zip(stats, read, strict=True)
         }
         return {**means, "explained_variance": explained_variance(rollout, size)}
+
+    def rehearse(self, rollout) -> None:
+        """One forward and backward pass over ``rollout`` (start-up: torch's first pass),
+        the weights and the optimiser's moments left as they were."""
+        if rollout.size:
+            rows = self.torch.arange(rollout.size)
+            losses = self._minibatch_losses(self._rollout_tensors(rollout), rows, rollout)
+            sum(losses[name] for name in ("value_loss", "policy_loss", "entropy")).backward()
+            self.optimiser.zero_grad(set_to_none=True)
+
+    def _rollout_tensors(self, rollout) -> dict:
+        """The rollout's rows an update reads, as tensors on the learner's device."""
+        size = rollout.size
+        data = {
+            "x": self._tensor(rollout.features[:size]),
+            "masks": self._tensor(rollout.masks[:size]),
+            "actions": self._tensor(rollout.actions[:size]),
+            "old_log_p": self._tensor(rollout.log_probs[:size]),
+            "advantages": self._tensor(rollout.advantages[:size]),
+            "returns": self._tensor(rollout.returns[:size]),
+        }
+        if rollout.critic_input is not None:
+            data["critic_x"] = self._tensor(rollout.critic_input[:size])
+        return data
+
+    def _minibatch_losses(self, data: dict, rows, rollout, value_only: bool = False) -> dict:
+        """The losses of the minibatch ``rows`` (CPU indices) of the rollout."""
+        batch = {name: values[rows.to(self.device)] for name, values in data.items()}
+        if self.scorer is not None:
+            picked = rows.numpy()
+            batch["obs"] = self.torch.as_tensor(rollout.features[picked])
+            batch["legal"] = rollout.masks[picked]
+        with self._autocast():
+            return self._losses(batch, value_only)
 
     def _losses(self, batch: dict, value_only: bool = False) -> dict:
         torch, config = self.torch, self.config
@@ -454,11 +473,12 @@ def initial_policy(config: BatchedPPOConfig, game: str, num_players: int):
     return loaded.policy
 
 
-def make_rollouts(learner: BatchedPPO, opponents) -> SelfPlayRollouts:
+def make_rollouts(learner: BatchedPPO, opponents, num_envs: int | None = None) -> SelfPlayRollouts:
+    """The run's games (``num_envs`` of them, default the config's), against ``opponents``."""
     config = learner.config
     return SelfPlayRollouts(
         config.game,
-        config.num_envs,
+        num_envs or config.num_envs,
         config.rollout_steps,
         learner.features,
         num_players=config.num_players,
@@ -498,9 +518,12 @@ def train_batched(
         for agent in baselines
         if config.epsilon_curriculum and isinstance(agent, ErringAgent)
     ]
-    rollouts = make_rollouts(learner, baselines)
     log = RunLog(config, out, method_label(config), "batched PPO self-play")
-    evaluate(learner, log, 0, curricula)
+    rollouts = make_rollouts(learner, baselines)
+    log.start(
+        lambda: learner.rehearse(collect(learner, make_rollouts(learner, baselines, 2))),
+        lambda: evaluate(learner, log, 0, curricula),
+    )
     decisions, updates, snapshots = 0, 0, []
     while decisions < config.total_timesteps:
         if config.time_budget_s is not None and log.elapsed >= config.time_budget_s:

@@ -14,8 +14,7 @@ from typing import Any
 from presages_env.evaluation.learning_curve import LearningCurve, plot_learning_curve, win_rates
 from presages_env.training.settings import config_json, seconds_argument
 
-# the settings the flags give: a run of the command line is bounded by its time budget,
-# not by a decision count
+# the settings the flags give
 FLAGS = {
     "game": "--game",
     "num_players": "--players",
@@ -24,8 +23,23 @@ FLAGS = {
     "seed": "--seed",
     "out_dir": "--out",
 }
+# the budgets of a command line given neither --time-budget nor --timesteps
 TIME_BUDGET_S = 600.0
 TOTAL_TIMESTEPS = 100_000_000
+
+
+def budgets(
+    time_budget_s: float | None,
+    total_timesteps: int | None,
+    default_seconds: float = TIME_BUDGET_S,
+    most_decisions: int = TOTAL_TIMESTEPS,
+) -> tuple[float | None, int]:
+    """The time and decision budgets of a command line: the ones it gives; a decision
+    budget given alone is the only one (no time budget stops it first); neither given,
+    ``default_seconds``. A time budget given alone runs up to ``most_decisions``."""
+    if time_budget_s is None and total_timesteps is None:
+        return default_seconds, most_decisions
+    return time_budget_s, most_decisions if total_timesteps is None else total_timesteps
 
 
 class _Formatter(argparse.RawDescriptionHelpFormatter, argparse.ArgumentDefaultsHelpFormatter):
@@ -84,9 +98,17 @@ def train_from_command_line(
     parser.add_argument("--game", default=game, help="the game to train on")
     parser.add_argument("--players", type=int, default=None, help="the game's default if none")
     parser.add_argument(
-        "--time-budget", type=seconds_argument, default=TIME_BUDGET_S, help="seconds of training"
+        "--time-budget",
+        type=seconds_argument,
+        default=None,
+        help=f"seconds of training (with neither budget: {TIME_BUDGET_S:g})",
     )
-    parser.add_argument("--timesteps", type=int, default=TOTAL_TIMESTEPS, help="learner decisions")
+    parser.add_argument(
+        "--timesteps",
+        type=int,
+        default=None,
+        help=f"learner decisions; given alone, no time budget (default {TOTAL_TIMESTEPS:,})",
+    )
     parser.add_argument("--seed", type=int, default=0, help="of the deals, the policy, the pool")
     parser.add_argument("--out", default=out, help="the run's folder")
     parser.add_argument(
@@ -99,11 +121,12 @@ def train_from_command_line(
         "lists, true/false; else a string)",
     )
     args = parser.parse_args()
+    seconds, decisions = budgets(args.time_budget, args.timesteps)
     settings = {
         "game": args.game,
         "num_players": args.players,
-        "time_budget_s": args.time_budget,
-        "total_timesteps": args.timesteps,
+        "time_budget_s": seconds,
+        "total_timesteps": decisions,
         "seed": args.seed,
         "out_dir": args.out,
         **dict(args.set),

@@ -23,8 +23,10 @@ class TrainerConfig:
     num_players: int | None = None  # None: the game's default
     # a deal against the pool puts the learner's whole team against it (team games)
     team_play: bool = True
-    total_timesteps: int = 2_000_000  # learner decisions; the time budget may stop earlier
-    time_budget_s: float | None = 600.0  # of learning: compiling and cloning come before it
+    total_timesteps: int = 2_000_000  # learner decisions; a time budget may stop earlier
+    # seconds of learning (start-up, compiling and cloning come before the clock starts);
+    # None: no time budget, the run stops at total_timesteps alone
+    time_budget_s: float | None = None
     num_envs: int = 512
     rollout_steps: int = 32  # vector steps per rollout (decisions per game for SB3)
     minibatch_size: int = 4096

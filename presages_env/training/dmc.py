@@ -312,21 +312,33 @@ class DMCLearner:
     def update(self, buffer: ReplayBuffer, added: int) -> float | None:
         """``sample_reuse`` minibatch rows per decision ``added`` to the buffer, in
         minibatches; returns the mean loss (None: nothing to learn from yet)."""
-        config, torch = self.config, self.torch
+        config = self.config
         if not buffer.size or not added:
             return None
         batch = min(config.minibatch_size, buffer.size)
         losses = []
         for _ in range(math.ceil(added * config.sample_reuse / batch)):
-            obs, features, targets = buffer.sample(batch, self._rng)
-            device = self.scorer.device
-            values = self.scorer.scores(torch.as_tensor(obs), torch.as_tensor(features))
-            loss = torch.nn.functional.mse_loss(values, torch.as_tensor(targets, device=device))
+            loss = self._loss(buffer.sample(batch, self._rng))
             self.optimiser.zero_grad(set_to_none=True)
             loss.backward()
             self.optimiser.step()
             losses.append(float(loss.detach()))
         return float(np.mean(losses))
+
+    def rehearse(self, buffer: ReplayBuffer) -> None:
+        """One forward and backward pass on a minibatch of ``buffer`` (start-up: torch's
+        first pass), the weights and the optimiser's moments left as they were."""
+        rows = buffer.sample(min(self.config.minibatch_size, buffer.size), np.random.default_rng())
+        self._loss(rows).backward()
+        self.optimiser.zero_grad(set_to_none=True)
+
+    def _loss(self, rows: tuple[np.ndarray, np.ndarray, np.ndarray]):
+        """The mean squared error of the scores of a minibatch's actions to their returns."""
+        torch = self.torch
+        obs, features, targets = rows
+        values = self.scorer.scores(torch.as_tensor(obs), torch.as_tensor(features))
+        wanted = torch.as_tensor(targets, device=self.scorer.device)
+        return torch.nn.functional.mse_loss(values, wanted)
 
     def agent(self, name: str = "dmc") -> ActionScorerAgent:
         """The greedy policy as it stands (not a copy: it changes as training goes)."""
@@ -380,9 +392,9 @@ def train_dmc(
         game.obs_dtype,
         game.action_features.ACTION_FEATURES,
     )
-    actors = DMCActors(config, opponents, buffer)
     log = RunLog(config, out, method_label(config), "DMC self-play")
-    evaluate(learner, log, 0)
+    actors = DMCActors(config, opponents, buffer)
+    log.start(lambda: warm_up(learner, opponents), lambda: evaluate(learner, log, 0))
     decisions = updates = 0
     while decisions < config.total_timesteps:
         if config.time_budget_s is not None and log.elapsed >= config.time_budget_s:
@@ -400,6 +412,24 @@ def train_dmc(
     learner.scorer.save(out / "policy.pt")
     log.close()
     return learner, log.curve
+
+
+def warm_up(learner: DMCLearner, opponents: Sequence[Agent]) -> None:
+    """Start-up before the clock: two throwaway games played by the run's learner and
+    opponents until one ends (the game's kernels, the action features and the returns'
+    kernel compile), then one forward and backward pass of the scorer."""
+    config = learner.config
+    game = learner.scorer.game
+    buffer = ReplayBuffer(
+        2 * config.decisions_per_game,
+        game.obs_size(game.default_players),
+        game.obs_dtype,
+        game.action_features.ACTION_FEATURES,
+    )
+    actors = DMCActors(dataclasses.replace(config, num_envs=2), opponents, buffer)
+    while not buffer.size:
+        actors.play(1, learner.choose)
+    learner.rehearse(buffer)
 
 
 def method_label(config: DMCConfig) -> str:

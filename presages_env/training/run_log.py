@@ -5,12 +5,15 @@ from __future__ import annotations
 
 import csv
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 from presages_env.agents.base import Agent
+from presages_env.core.compiling import announce_compiling
 from presages_env.core.validation import offset_seed
 from presages_env.evaluation.learning_curve import WIN_RATE, LearningCurve
+from presages_env.games import get_game
 from presages_env.training.opponents import baseline_agent
 
 
@@ -35,6 +38,7 @@ class BudgetBar:
         self.time_budget_s = time_budget_s
         self.bar = Bar(total=100, desc=label, bar_format="{l_bar}{bar}| {status}")
         self.win_rates = ""
+        self._budget = ""  # the budget spent and the decisions per second, as last drawn
         self._shown = -1.0
 
     @property
@@ -54,12 +58,17 @@ class BudgetBar:
             budget = f"{elapsed:.0f}/{self.time_budget_s:.0f} s, {steps:,} decisions"
         else:
             budget = f"{steps:,}/{self.total_steps:,} decisions, {elapsed:.0f} s"
-        self.bar.status = ", ".join(filter(None, (budget, rate, self.win_rates)))
-        self.bar.refresh()
+        self._budget = f"{budget}, {rate}"
+        self._draw()
 
     def show_win_rates(self, curve: LearningCurve) -> None:
-        """Show the curve's latest win rates (shown at the next :meth:`update`)."""
+        """Show the curve's latest win rates now (the last frame shows the last ones)."""
         self.win_rates = win_rates_line(curve)
+        self._draw()
+
+    def _draw(self) -> None:
+        self.bar.status = ", ".join(filter(None, (self._budget, self.win_rates)))
+        self.bar.refresh()
 
     def close(self) -> None:
         self.bar.close()
@@ -101,19 +110,34 @@ class TensorBoardLog:
 
 class RunLog:
     """One run's reports: it names the output folder at the start and the end, draws the
-    progress bar, writes TensorBoard scalars and the learning curve as it grows."""
+    progress bar, writes TensorBoard scalars and the learning curve as it grows; and its
+    clock, which every trainer's time budget reads, starts once start-up is over
+    (:meth:`start`)."""
 
     def __init__(self, config: Any, out: Path, method: str, label: str) -> None:
-        self.config, self.out = config, Path(out)
+        self.config, self.out, self.label = config, Path(out), label
         self.curve = LearningCurve(method=method)
         print(f"{label}: writing to {self.out}/")
+        announce_compiling([get_game(config.game)])  # before any env is built
         self.tensorboard = TensorBoardLog(self.out)
-        self.bar = BudgetBar(config.total_timesteps, config.time_budget_s, label)
-        self.start = time.perf_counter()
+        self.bar: BudgetBar | None = None
+        self._start: float | None = None
+
+    def start(self, warm_up: Callable[[], None], first_point: Callable[[], None]) -> None:
+        """Start-up, then the clock. ``warm_up`` compiles the game's kernels (a first run
+        said so when the log was made: core/compiling.py) and runs the network forward and
+        backward once, on a throwaway batch of games; ``first_point`` measures the learning
+        curve where learning starts. A time budget then counts learning alone, the same on
+        a cold machine as on a warm one."""
+        warm_up()
+        self.bar = BudgetBar(self.config.total_timesteps, self.config.time_budget_s, self.label)
+        first_point()
+        self._start = time.perf_counter()
 
     @property
     def elapsed(self) -> float:
-        return time.perf_counter() - self.start
+        """Seconds since :meth:`start` (0 before)."""
+        return 0.0 if self._start is None else time.perf_counter() - self._start
 
     def progress(self, decisions: int, scalars: dict[str, float]) -> None:
         """After an update: the bar, and the update's scalars with the decisions per second."""
@@ -134,7 +158,8 @@ class RunLog:
         self.bar.show_win_rates(self.curve)
 
     def close(self) -> None:
-        self.bar.close()
+        if self.bar is not None:
+            self.bar.close()
         self.tensorboard.close()
         rates = win_rates_line(self.curve)
         done = f"wrote {self.out}/ (policy.pt, learning_curve.csv, logs/)"

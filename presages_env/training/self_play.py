@@ -10,7 +10,6 @@ trainer; the plots are ``evaluation/learning_curve.py``'s.
 from __future__ import annotations
 
 import dataclasses
-from pathlib import Path
 from typing import Any
 
 from presages_env.agents.features import RawFeatures
@@ -44,11 +43,10 @@ from presages_env.training.settings import (
 class TrainConfig(PPOConfig):
     """The SB3 trainer's settings: the shared ones (``config.py``) and its own. It steps
     each game's learner seat as a Python object, so its defaults are a smaller run: fewer
-    games, longer rollouts (``rollout_steps``: decisions per game), a shorter budget."""
+    games, longer rollouts (``rollout_steps``: decisions per game), fewer decisions."""
 
     team_play: bool = False  # learner plays every seat of its team (team games)
     total_timesteps: int = 1_000_000
-    time_budget_s: float | None = 300.0
     num_envs: int = 64
     rollout_steps: int = 128
     minibatch_size: int = 2048
@@ -118,11 +116,11 @@ def method_label(config: TrainConfig) -> str:
 class _Training:
     """Callback state: pool snapshots, evaluations, time budget, the run's log."""
 
-    def __init__(self, config: TrainConfig, env, out: Path) -> None:
+    def __init__(self, config: TrainConfig, env, log: RunLog) -> None:
         self.config = config
         self.env = env
         self.rollouts = 0
-        self.log = RunLog(config, out, method_label(config), "MaskablePPO self-play")
+        self.log = log
         self.baselines = list(env.opponents)
 
     def make_callback(self):
@@ -160,6 +158,25 @@ class _Training:
 
     def evaluate(self, model) -> None:
         self.log.evaluate(learner_agent(model), model.num_timesteps)
+
+
+def warm_up(model, env) -> None:
+    """Start-up before the clock: a few steps of the throwaway ``env`` (numba compiles the
+    game's kernels, or loads them), then one forward and backward pass of the policy on
+    its observations, the weights left as they were."""
+    import torch
+
+    obs = env.reset()
+    for _ in range(3):
+        obs, *_ = env.step(env.action_masks().argmax(axis=1))
+    masks = env.action_masks()
+    values, log_p, _ = model.policy.evaluate_actions(
+        torch.as_tensor(obs, device=model.device),
+        torch.as_tensor(masks.argmax(axis=1), device=model.device),
+        action_masks=masks,
+    )
+    (values.sum() + log_p.sum()).backward()
+    model.policy.optimizer.zero_grad(set_to_none=True)
 
 
 def learner_agent(model, name: str = "ppo") -> PPOAgent:
@@ -239,6 +256,7 @@ def train(config: TrainConfig) -> tuple[Any, LearningCurve]:
 
     config = check_train_config(config)  # before anything is written
     out = write_config(config)
+    log = RunLog(config, out, method_label(config), "MaskablePPO self-play")
 
     def make_env(num_envs: int) -> SelfPlayVecEnv:
         opponents = opponent_agents(config.baseline_opponents, config.game, config.seed)
@@ -254,12 +272,6 @@ def train(config: TrainConfig) -> tuple[Any, LearningCurve]:
             **config.game_options,
         )
 
-    # A few steps of a throwaway env first: numba compiles (or loads its cache) before the
-    # time budget starts, so runs given the same budget train for the same time.
-    warm_up = make_env(2)
-    warm_up.reset()
-    for _ in range(3):
-        warm_up.step(warm_up.action_masks().argmax(axis=1))
     env = make_env(config.num_envs)
     policy_kwargs: dict = {"net_arch": list(config.net_arch)}
     policy = "MlpPolicy"
@@ -287,8 +299,9 @@ def train(config: TrainConfig) -> tuple[Any, LearningCurve]:
         warm_start(model, config, env.features)
     elif config.init_policy:
         continue_from(model, config)
-    training = _Training(config, env, out)  # the time budget is PPO's, after any cloning
-    training.evaluate(model)  # the curve's first point: where PPO starts
+    training = _Training(config, env, log)  # the time budget is PPO's, after any cloning
+    # the curve's first point: where PPO starts
+    log.start(lambda: warm_up(model, make_env(2)), lambda: training.evaluate(model))
     model.learn(config.total_timesteps, callback=training.make_callback())
     training.evaluate(model)
     model.save(out / "model.zip")

@@ -4,19 +4,24 @@ docs site's game pages show the same lines (docs/hooks.py)."""
 
 from __future__ import annotations
 
+import re
+
 import numpy as np
 
 import presages_env
 
+CODE = re.compile(r"``(.+?)``")  # reST code in a docstring: its text alone on a screen
+
 
 def game_info(name: str) -> str:
-    """A game's players, sizes and options table, as printed by ``info``."""
+    """A game's players, sizes and options table, as printed by ``info``: the options'
+    docstrings in plain words (their ``code`` marks are for the API reference)."""
     return "\n".join(
         (
             *summary_lines(name),
             "",
             f'Options (presages_env.make("{name}", num_players=..., option=value)):',
-            str(presages_env.options(name)),
+            CODE.sub(r"\1", str(presages_env.options(name))),
         )
     )
 

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from rich.console import Console
 from rich.text import Text
 
+from presages_env.core.results import counted
 from presages_env.core.view import TableView
 
 RED_SUITS = ("\u2665", "\u2666")
@@ -64,21 +65,41 @@ def table_parts(turn: Turn, console: Console, width: int) -> tuple[list[list[Tex
     the status lines; the parts the screen may shorten."""
     view = turn.view
     players = [[heading(turn.title, width)]]
-    for p, player in enumerate(view.players):
-        mark = "\u25b6 " if p == view.to_act else "  "
-        if p == view.seat or player.hand is None:
-            held = Text(f"{player.hand_size} cards")
-        else:
-            held = cards(player.hand)
-        line = Text.assemble(mark, (player.name, "bold"), ": ", held)
-        if player.area:
-            line.append_text(Text.assemble("; in play: ", cards(player.area)))
-        if player.notes:
-            line.append(f"; {', '.join(player.notes)}")
-        players.append(wrap(line, console, width))
+    players += [player_lines(view, p, console, width) for p in range(len(view.players))]
     players.append(wrap(Text.assemble("table: ", cards(view.table)), console, width))
     status = [line for s in view.status for line in wrap(s, console, width)]
     return players, status
+
+
+def player_lines(
+    view: TableView, p: int, console: Console, width: int, most: int | None = None
+) -> list[Text]:
+    """Player ``p``'s line, wrapped; with ``most``, in at most that many lines: whole notes
+    left out from the last (an ellipsis says so), never a line cut mid-phrase."""
+    notes = list(view.players[p].notes)
+    for kept in range(len(notes), -1, -1):
+        shown = notes[:kept] + (["\u2026"] if kept < len(notes) else [])
+        lines = wrap(player_line(view, p, shown), console, width)
+        if most is None or len(lines) <= most:
+            return lines
+    return lines[:most]  # the cards alone are longer: the table command shows them
+
+
+def player_line(view: TableView, p: int, notes: list[str]) -> Text:
+    """Player ``p``: the turn mark, the name, the hand (cards shown or how many), the cards in
+    play and ``notes``."""
+    player = view.players[p]
+    mark = "\u25b6 " if p == view.to_act else "  "
+    if p == view.seat or player.hand is None:
+        held = Text(counted(player.hand_size, "card"))
+    else:
+        held = cards(player.hand)
+    line = Text.assemble(mark, (player.name, "bold"), ": ", held)
+    if player.area:
+        line.append_text(Text.assemble("; in play: ", cards(player.area)))
+    if notes:
+        line.append(f"; {', '.join(notes)}")
+    return line
 
 
 def hand_lines(turn: Turn, console: Console, width: int) -> list[Text]:
@@ -124,10 +145,12 @@ def turn_screen(turn: Turn, console: Console, width: int, height: int) -> list[T
     if room() < wanted and len(status) > 2:  # the first and the last ("now: ...") stay
         status_cut = min(len(status) - 2, wanted - room() + 1)
         status = [*status[: len(status) - 1 - status_cut], status[-1]]
-    for most in (2, 1):  # each player's lines, shortened to their start
+    seats = range(len(turn.view.players))
+    for most in (2, 1):  # each player's lines, shortened to their first notes
         if room() < wanted and any(len(lines) > most for lines in players[1:-1]):
             players_cut = True
-            players = [players[0], *(lines[:most] for lines in players[1:-1]), players[-1]]
+            shortened = [player_lines(turn.view, p, console, width, most) for p in seats]
+            players = [players[0], *shortened, players[-1]]
     while room() < wanted and len(rows) > MIN_ACTION_ROWS:
         rows.pop()
     actions = [heading(f"your move ({COMMANDS})", width), *(line for row in rows for line in row)]

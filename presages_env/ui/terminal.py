@@ -37,6 +37,7 @@ from presages_env.agents.specs import make_agent
 from presages_env.core.files import check_output_path, in_runs
 from presages_env.core.game import Game
 from presages_env.core.header import HDR_CURRENT
+from presages_env.core.results import counted
 from presages_env.core.validation import check_int, check_seed, offset_seed
 from presages_env.core.view import TableView
 from presages_env.ui.choice import match_action
@@ -238,6 +239,15 @@ def _show_help(game: Game, card: str, console: Console) -> None:
         console.print(HELP)
         return
     text = game.card_help(card)
+    if text is None:  # the start of a name's words, as a move is typed: "? absolu"
+        names = list(game.card_texts.CARD_NAMES)
+        found = match_action(card, names)
+        fits = [] if found.number else [names[i] for i in found.indices]
+        if len(fits) == 1:
+            text = game.card_help(fits[0])
+        elif fits:
+            console.print(Text(f"{_shown(card)!r} fits {', '.join(fits)}: type more of it."))
+            return
     if text is None:
         console.print(Text(f"No card is named {_shown(card)!r}; ? alone shows the rules."))
     else:
@@ -249,7 +259,8 @@ def _table(view: TableView) -> Panel:
     for column in ("", "player", "hand", "notes"):
         grid.add_column(column, overflow="fold")
     for p, player in enumerate(view.players):
-        hand = cards(player.hand) if player.hand is not None else Text(f"{player.hand_size} cards")
+        held = Text(counted(player.hand_size, "card"))
+        hand = cards(player.hand) if player.hand is not None else held
         if player.area:
             hand = Text.assemble(hand, "\nin play: ", cards(player.area))
         marker = "\u25b6" if p == view.to_act else ""

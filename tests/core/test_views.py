@@ -11,6 +11,7 @@ import pytest
 
 import presages_env
 from presages_env.core.header import HDR_CURRENT, HDR_TERMINAL
+from presages_env.core.results import counted
 from presages_env.games import get_game
 
 # a match of several manches: Président's seating changes after each
@@ -99,7 +100,8 @@ def test_render_with_a_seat_draws_that_seats_view(name, players, options):
             me = view.players[seat]
             line = next(x for x in text.splitlines() if x[2:].startswith(me.name + ":"))
             assert all(card in line for card in me.hand)
-            assert all(f"{p.hand_size} cards" in text for p in view.players if p is not me)
+            others = [p for p in view.players if p is not me]
+            assert all(counted(p.hand_size, "card") in text for p in others)  # "1 card"
         assert "referee" in env.render()
         env.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
 

@@ -38,3 +38,16 @@ def test_the_bar_shows_the_latest_win_rates_with_their_chance_and_no_stray_comma
     assert "| 10,000/100,000 decisions, 5 s, 2,000 decisions/s, vs random" in line
     assert "|, " not in line
     bar.close()
+
+
+def test_the_last_frame_shows_the_last_win_rates():
+    """The final evaluation comes after the last update: its win rates waited for an update
+    that never came, and the bar's last frame showed the ones before."""
+    rows = [{"timesteps": 0, "win_rate_vs_heuristic": 0.1}]
+    bar = BudgetBar(total_steps=100_000, time_budget_s=None, label="run")
+    bar.show_win_rates(LearningCurve(rows))
+    bar.update(steps=100_000, elapsed=5)
+    bar.show_win_rates(LearningCurve(rows + [{"timesteps": 100_000, "win_rate_vs_heuristic": 0.3}]))
+    assert bar.status.endswith("vs heuristic 30.0%") and "100,000/100,000" in bar.status
+    assert "vs heuristic 30.0%" in str(bar.bar)
+    bar.close()

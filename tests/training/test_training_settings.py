@@ -296,3 +296,33 @@ def test_every_settings_refusal_names_the_setting_given(trainer, tmp_path):
                 if field.name not in str(error):
                     unnamed.append(f"{field.name}={value!r:.40}: {error}")
     assert not unnamed, "\n".join(unnamed)
+
+
+def test_a_decision_budget_alone_is_never_cut_by_a_default_time_budget(tmp_path, monkeypatch):
+    """``train_dmc.py --timesteps N`` stopped at the default 600 s all the same."""
+    from presages_env.training.command_line import TIME_BUDGET_S, budgets, train_from_command_line
+
+    assert budgets(None, 5000) == (None, 5000)
+    assert budgets(30.0, None)[0] == 30.0 and budgets(30.0, 5000) == (30.0, 5000)
+    assert budgets(None, None)[0] == TIME_BUDGET_S  # neither given: the command's default
+    for config in (DMCConfig(), TrainConfig(), batched_ppo.game_config("president")):
+        assert config.time_budget_s is None  # a config's time budget is only one given
+    runs = []
+
+    def train_only(config):
+        runs.append(config)
+        raise SystemExit(0)
+
+    for argv, wanted in ((["--timesteps", "5000"], None), ([], TIME_BUDGET_S)):
+        monkeypatch.setattr(sys, "argv", ["train_dmc.py", *argv, "--out", str(tmp_path)])
+        with pytest.raises(SystemExit):
+            train_from_command_line(
+                "doc",
+                lambda s: dmc.dmc_config(**s),
+                dmc.check_config,
+                train_only,
+                game="president",
+                out=str(tmp_path),
+            )
+        assert runs[-1].time_budget_s == wanted
+    assert runs[0].total_timesteps == 5000

@@ -18,6 +18,7 @@ import numpy as np
 import pexpect
 import pytest
 from extras import require
+from text_leaks import text_leaks
 
 import presages_env
 from presages_env import records
@@ -236,7 +237,7 @@ def test_the_screen_is_in_the_games_words_at_80_columns(name, tmp_path):
     and show the legend and the hand with each card's text."""
     screen = play_a_few_moves(name, tmp_path, moves=8)
     game = presages_env.get_game(name)
-    problems = raw_ids_on(screen, name)
+    problems = raw_ids_on(screen, name) + text_leaks(screen)  # "1 cards", "§4.2", ``x``
     assert not problems, problems
     words = " ".join(screen.replace("\u2502", " ").split())  # the text, unwrapped
     assert "legend" in screen and game.legend()[0][1] in words

@@ -7,6 +7,7 @@ the event that its seat alone sees (``kernel.EVENT_KINDS``).
 from __future__ import annotations
 
 from presages_env.core.events import Event, seat_name
+from presages_env.core.results import counted
 from presages_env.games.aciliande import kernel as k
 from presages_env.games.aciliande.cards import card_name
 
@@ -46,7 +47,7 @@ def describe(event: Event) -> str:
             f"{seat_name(a['leader'])} leads{duel}"
         )
     if kind == "deal":
-        return f"{who} deals {a['hand_size']} cards to each of {a['players']} players"
+        return f"{who} deals {counted(a['hand_size'], 'card')} to each of {a['players']} players"
     if kind == "dealt":
         return f"{seat_name(a['player'])} was dealt {card_name(a['card'])}"
     if kind == "bid":
@@ -58,12 +59,12 @@ def describe(event: Event) -> str:
     if kind == "trick_won":
         return (
             f"{seat_name(a['player'])} won trick {a['trick'] + 1} with "
-            f"{card_name(a['card'])} ({a['tricks']} tricks)"
+            f"{card_name(a['card'])} ({counted(a['tricks'], 'trick')})"
         )
     if kind == "manche_scored":
         return (
-            f"{seat_name(a['player'])} bid {a['bid']}, took {a['tricks']} tricks: "
-            f"lost {a['lost']} lives, {a['lives']} left"
+            f"{seat_name(a['player'])} bid {a['bid']}, took {counted(a['tricks'], 'trick')}: "
+            f"lost {counted(a['lost'], 'life', 'lives')}, {a['lives']} left"
         )
     if kind == "eliminated":
         return f"{seat_name(a['player'])} is eliminated"

@@ -93,6 +93,7 @@ class AciliandeGame(Game):
     action_features = action_features
     heuristic = heuristic
     world_sampler = k.sample_world
+    compile_seconds = 170  # a first run's compile (docs/speed.md)
     ships_checkpoint = True
     benchmarked = True
 

@@ -38,6 +38,7 @@ class KuhnPokerGame(Game):
     action_features = action_features
     heuristic = heuristic
     world_sampler = k.sample_world
+    compile_seconds = 30  # a first run's compile (docs/speed.md)
     ships_checkpoint = False  # the exemplar: no trained policy, no row in the results tables
     benchmarked = False  # nor in the benchmarks: a template, not a game to compare
 

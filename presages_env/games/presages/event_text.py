@@ -10,6 +10,7 @@ exchange's cards appear only in the events that their seats alone see
 from __future__ import annotations
 
 from presages_env.core.events import Event, seat_name
+from presages_env.core.results import counted
 from presages_env.games.presages import kernel as k
 from presages_env.games.presages.cards import (
     ANSI_COLOURS,
@@ -149,7 +150,7 @@ def _round_text(event: Event) -> str:
     if kind == "revealed":
         return f"{seat} revealed {card_text(a['card'], False)} from hand"
     if kind == "round_won":
-        return f"{seat} won the round for team {a['team']} ({a['laurels']} laurels)"
+        return f"{seat} won the round for team {a['team']} ({counted(a['laurels'], 'laurel')})"
     return f"team {a['team']} won the game"  # game_won
 
 

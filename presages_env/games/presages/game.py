@@ -158,6 +158,7 @@ class PresagesGame(Game):
     action_features = action_features
     heuristic = heuristic
     world_sampler = k.sample_world
+    compile_seconds = 230  # a first run's compile (docs/speed.md)
     ships_checkpoint = True
     benchmarked = True
     decision_kinds = tuple(_KIND_OF_NODE)

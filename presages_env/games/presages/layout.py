@@ -161,20 +161,20 @@ slots = SlotLayout(start=HEADER_SIZE)
 OPT_PRIDE_CARRIES = slots.add(
     "OPT_PRIDE_CARRIES",
     1,
-    "option: Pride of a round's last bout names the next round's starter (§4.2, G4)",
+    "option: Pride of a round's last bout names the next round's starter",
 )
 OPT_WINNER_IS_PLACER = slots.add(
-    "OPT_WINNER_IS_PLACER", 1, "option: bout winner is who placed the winning card (G1)"
+    "OPT_WINNER_IS_PLACER", 1, "option: bout winner is who placed the winning card"
 )
 OPT_DREAM_BY_TARGET = slots.add(
-    "OPT_DREAM_BY_TARGET", 1, "option: the Dream target resolves its reply's ⚡ (G2)"
+    "OPT_DREAM_BY_TARGET", 1, "option: the Dream target resolves its reply's ⚡"
 )
 OPT_BETRAYAL_LAW_FIRST = slots.add(
     "OPT_BETRAYAL_LAW_FIRST",
     1,
-    "option: Law binds Betrayal's gift as judged before the take (Game Park, G3)",
+    "option: Law binds Betrayal's gift as judged before the take",
 )
-OPT_REVEAL_ALL = slots.add("OPT_REVEAL_ALL", 1, "option: every hand is revealed at round end (G5)")
+OPT_REVEAL_ALL = slots.add("OPT_REVEAL_ALL", 1, "option: every hand is revealed at round end")
 OPT_ROUND_REWARD_MILLI = slots.add(
     "OPT_ROUND_REWARD_MILLI",
     ROUND_REWARD_SLOTS,

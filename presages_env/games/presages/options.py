@@ -11,8 +11,8 @@ from presages_env.core.option_space import integers, mapped, one_of, option
 
 @dataclasses.dataclass(frozen=True)
 class PresagesOptions:
-    """Options of a Présages game; the defaults are the rules of the spec (section 9). Each
-    option's label and meaning are in :data:`option_space` below."""
+    """Options of a Présages game; the defaults are the printed rules. Each option's label
+    and meaning are in :data:`option_space` below."""
 
     pride_carries_into_next_round: bool = False
     bout_winner_is_placer: bool = False

@@ -53,6 +53,7 @@ class PresidentGame(Game):
     action_features = action_features
     heuristic = heuristic
     world_sampler = k.sample_world
+    compile_seconds = 75  # a first run's compile (docs/speed.md)
     ships_checkpoint = True
     benchmarked = True
 

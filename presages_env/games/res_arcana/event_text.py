@@ -9,6 +9,7 @@ mage pick and a chosen order appear only in the events that their seat alone see
 from __future__ import annotations
 
 from presages_env.core.events import Event, seat_name
+from presages_env.core.results import counted
 from presages_env.games.res_arcana import event_kinds as ek
 from presages_env.games.res_arcana.cards import ESSENCE_NAMES, NAMES, POWER_TEXTS
 
@@ -111,11 +112,12 @@ _SEAT_TEXTS = {
     "pass": lambda a: "passed" + (" and took the first-player token" if a["took_token"] else ""),
     "destroy": lambda a: f"destroyed {NAMES[a['comp']]}",
     "turn": lambda a: ("turned " if a["turned"] else "straightened ") + NAMES[a["comp"]],
-    "look": lambda a: f"looked at the top {a['count']} cards of {_DECKS[a['deck']]}",
+    "look": lambda a: f"looked at the top {counted(a['count'], 'card')} of {_DECKS[a['deck']]}",
     "seen": lambda a: f"saw {NAMES[a['card']]} at depth {a['depth'] + 1} of {_DECKS[a['deck']]}",
-    "reordered": lambda a: f"put back the top {a['count']} cards of {_DECKS[a['deck']]}",
+    "reordered": lambda a: f"put back the top {counted(a['count'], 'card')} of {_DECKS[a['deck']]}",
     "reorder": lambda a: (
-        f"put back the top {a['count']} cards of {_DECKS[a['deck']]} in order {a['order']}"
+        f"put back the top {counted(a['count'], 'card')} of {_DECKS[a['deck']]} "
+        f"in order {a['order']}"
     ),
     "lose_life": lambda a: f"must lose {a['life']} Life",
     "react": lambda a: (

@@ -165,6 +165,7 @@ class ResArcanaGame(Game):
     action_features = action_features
     heuristic = heuristic
     world_sampler = k.sample_world
+    compile_seconds = 410  # a first run's compile (docs/speed.md)
     ships_checkpoint = True
     benchmarked = True
 
