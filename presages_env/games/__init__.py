@@ -133,9 +133,13 @@ def get_game(name: str) -> Game:
 
 
 def unavailable_games() -> dict[str, str]:
-    """``{name: why}`` for each game offered that cannot be played: the entry points refused
-    (a bad name or target) and the registered games whose package does not load, which
-    :func:`get_game` refuses with the same reason. It loads every registered game's class."""
+    """The games registered that cannot be played. It loads every registered game's class.
+
+    Returns:
+        ``{name: why}``: the entry points refused (a bad name or target) and the registered
+        games whose package does not load, which :func:`get_game` refuses with the same
+        reason.
+    """
     unavailable = GAME_CLASSES.refusals()
     for name in GAME_CLASSES:
         try:

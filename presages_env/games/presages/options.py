@@ -29,33 +29,33 @@ option_space = {
         BOTH,
         "Pride carries into the next round",
         "When Pride (22) is played in the last bout of a round, its holder's left neighbour "
-        "starts the next round, instead of the player who won the round (Game Park's "
-        "behaviour, §6 G4).",
+        "starts the next round, instead of the player who won the round (as some "
+        "online tables play it).",
     ),
     "bout_winner_is_placer": option(
         BOTH,
         "The placer wins the bout",
         "The bout is won by whoever placed the winning card from their hand, instead of the "
-        "player it lies in front of (the printed wording, §6 G1). It only matters after "
+        "player it lies in front of (the printed wording). It only matters after "
         "Dream, Betrayal or Jealousy moved that card.",
     ),
     "dream_reply_resolved_by_target": option(
         BOTH,
         "Dream's target resolves its reply",
         "The ⚡ effect of the card a Dream target places in front of the Dream player is "
-        "resolved by the target, instead of the Dream player (§6 G2).",
+        "resolved by the target, instead of the Dream player.",
     ),
     "betrayal_law_judged_before_take": option(
         BOTH,
         "Law binds Betrayal before the take",
-        "When Betrayal takes Law, Law still limits the card given in return (Game Park, "
-        "§6 G3); by the printed rules, taking Law frees that card.",
+        "When Betrayal takes Law, Law still limits the card given in return (as some "
+        "online tables play it); by the printed rules, taking Law frees that card.",
     ),
     "reveal_all_hands_at_round_end": option(
         BOTH,
         "Reveal every hand at round end",
         "Every hand is shown to all players when a round ends, not only the hands of one "
-        "card or none (Game Park, §6 G5).",
+        "card or none (as some online tables play it).",
     ),
     "round_reward": option(
         mapped(integers(0, 1000), lambda milli: milli / 1000, "0 to 1 in steps of 0.001"),
