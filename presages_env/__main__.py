@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import argparse
+import functools
 import os
 import signal
 import sys
@@ -13,6 +14,8 @@ from typing import NoReturn
 import presages_env
 
 INTERRUPTED = "Interrupted; no record saved."
+# what Ctrl-C prints for the commands that save no record of a game
+INTERRUPTED_WORDS = {"serve": "server stopped", "lab": "Interrupted."}
 INTERRUPTED_STATUS = 130  # 128 + SIGINT, as a shell reports a command Ctrl-C stopped
 
 
@@ -91,6 +94,9 @@ def main(argv: list[str] | None = None) -> int:
     proxy.add_argument("--seed", type=int, default=0)
     args = parser.parse_args(argv)
 
+    if args.command in INTERRUPTED_WORDS and signal.getsignal(signal.SIGINT) is exit_on_interrupt:
+        words = INTERRUPTED_WORDS[args.command]
+        signal.signal(signal.SIGINT, functools.partial(exit_on_interrupt, words=words))
     if args.command in ("serve", "lab"):
         try:
             from presages_env.lab.cli import run as run_lab
@@ -135,11 +141,12 @@ def one_line(error: Exception) -> str:
     return " ".join(str(error).split())
 
 
-def exit_on_interrupt(signum: int, frame: object) -> NoReturn:
-    """Ctrl-C at any moment, start-up included: one line and the shell's status, no traceback.
+def exit_on_interrupt(signum: int, frame: object, words: str = INTERRUPTED) -> NoReturn:
+    """Ctrl-C at any moment, start-up included: one line (``words``: the command's own, as
+    ``serve``'s "server stopped" once uvicorn has shut down) and the shell's status, no traceback.
     It exits here instead of raising ``KeyboardInterrupt``: raised inside an import, C code
     can turn that into another error (numpy: "PyCapsule_Import could not import")."""
-    os.write(sys.stderr.fileno(), f"\n{INTERRUPTED}\n".encode())
+    os.write(sys.stderr.fileno(), f"\n{words}\n".encode())
     os._exit(INTERRUPTED_STATUS)  # the record: whole or absent (one rename), a stray .tmp at worst
 
 

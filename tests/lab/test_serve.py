@@ -1,0 +1,45 @@
+"""``python -m presages_env serve`` as a process: how it stops."""
+
+from __future__ import annotations
+
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import extras
+from conftest import free_port
+
+extras.require("lab")
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def listening(port: int) -> bool:
+    with socket.socket() as s:
+        return s.connect_ex(("127.0.0.1", port)) == 0
+
+
+def test_ctrl_c_stops_the_server_in_its_own_words(tmp_path):
+    port = free_port()
+    env = dict(os.environ, PYTHONPATH=str(ROOT), PYTHONUNBUFFERED="1")
+    command = [sys.executable, "-m", "presages_env", "serve", "--port", str(port)]
+    command += ["--db", f"sqlite:///{tmp_path / 'lab.db'}", "--admin-token", "sesame"]
+    server = subprocess.Popen(
+        command, env=env, cwd=tmp_path, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True
+    )
+    try:
+        deadline = time.monotonic() + 300
+        while not listening(port):
+            assert server.poll() is None and time.monotonic() < deadline, server.stdout.read()
+            time.sleep(0.1)
+        server.send_signal(signal.SIGINT)
+        output, _ = server.communicate(timeout=60)
+    finally:
+        server.kill()
+    assert "Traceback" not in output and "no record saved" not in output, output
+    assert output.strip().splitlines()[-1] == "server stopped"
+    assert server.returncode == 130  # 128 + SIGINT, as play reports it
