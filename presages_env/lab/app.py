@@ -27,6 +27,7 @@ import re
 import time
 from importlib.resources import files
 from typing import Any
+from urllib.parse import quote
 
 from fastapi import FastAPI, Request, WebSocket, WebSocketDisconnect
 from fastapi.responses import HTMLResponse, JSONResponse, Response
@@ -203,17 +204,34 @@ def create_app(config: LabConfig | None = None, store: Store | None = None) -> F
     async def study_page(study_id: str) -> HTMLResponse:
         return page("study.html")
 
+    @app.post("/api/admin/studies/{study_id}/{participant}/key")
+    async def reissue_participant_key(
+        request: Request, study_id: str, participant: str
+    ) -> JSONResponse:
+        """A participant's new key (the old one stops working), as their study link."""
+        if not _is_admin(request, config.admin_token):
+            return _refusal("this needs the admin token", 403)
+        if len(study_id) > 32 or len(participant) > 64:
+            return _refusal("no such participant", 404)
+        try:
+            key = await asyncio.to_thread(store.reissue_key, study_id, participant)
+        except LookupError as error:
+            return _refusal(str(error), 404)
+        link = f"/study/{quote(study_id)}?participant={quote(participant)}#key={key}"
+        return JSONResponse({"key": key, "link": link})
+
+    # A participant's calls carry their key as ``Authorization: Bearer KEY`` (study.js)
     @app.get("/api/study/{study_id}/{participant}")
-    async def study_stage(study_id: str, participant: str) -> JSONResponse:
-        return await _study_call(study_flow.where, study_id, participant)
+    async def study_stage(request: Request, study_id: str, participant: str) -> JSONResponse:
+        return await _study_call(study_flow.where, request, study_id, participant)
 
     @app.post("/api/study/{study_id}/{participant}/play")
-    async def study_play(study_id: str, participant: str) -> JSONResponse:
-        return await _study_call(study_flow.advance, study_id, participant)
+    async def study_play(request: Request, study_id: str, participant: str) -> JSONResponse:
+        return await _study_call(study_flow.advance, request, study_id, participant)
 
     @app.post("/api/study/{study_id}/{participant}/consent")
-    async def study_consent(study_id: str, participant: str) -> JSONResponse:
-        return await _study_call(study_flow.consent, study_id, participant)
+    async def study_consent(request: Request, study_id: str, participant: str) -> JSONResponse:
+        return await _study_call(study_flow.consent, request, study_id, participant)
 
     @app.post("/api/study/{study_id}/{participant}/answers")
     async def study_answers(request: Request, study_id: str, participant: str) -> JSONResponse:
@@ -221,13 +239,18 @@ def create_app(config: LabConfig | None = None, store: Store | None = None) -> F
             data = await _body(request, "the answers")
         except ValueError as error:
             return _refusal(str(error), 413 if isinstance(error, _TooLarge) else 400)
-        return await _study_call(study_flow.answer, study_id, participant, data)
+        return await _study_call(study_flow.answer, request, study_id, participant, data)
 
-    async def _study_call(step, *args: Any) -> JSONResponse:
+    async def _study_call(
+        step, request: Request, study_id: str, participant: str, *data: Any
+    ) -> JSONResponse:
+        key = _bearer(request)
         try:
-            now = await asyncio.to_thread(step, store, *args)
+            now = await asyncio.to_thread(step, store, study_id, participant, key, *data)
         except LookupError as error:
             return _refusal(str(error), 404)
+        except PermissionError as error:
+            return _refusal(str(error), 403)
         except (ValueError, TypeError) as error:
             return _refusal(str(error))
         if "link" in now:  # a fresh link: the old one's sockets are closed
@@ -332,6 +355,12 @@ def _retry_later(reason: str) -> JSONResponse:
 async def _unavailable(socket: WebSocket, reason: str) -> None:
     """Refuse the WebSocket's handshake with HTTP 503: try again after ``RETRY_AFTER``."""
     await socket.send_denial_response(_retry_later(reason))
+
+
+def _bearer(request: Request) -> str | None:
+    """The ``Authorization: Bearer`` credential the request carries, if any."""
+    scheme, _, credential = request.headers.get("authorization", "").partition(" ")
+    return credential if scheme == "Bearer" and credential else None
 
 
 def _is_admin(request: Request, admin_token: str | None) -> bool:

@@ -17,6 +17,7 @@ from __future__ import annotations
 import dataclasses
 import datetime as dt
 import hashlib
+import hmac
 import json
 import secrets
 from importlib.resources import files
@@ -96,6 +97,7 @@ class ParticipantRow(Base):
     participant: Mapped[str] = mapped_column(String(64), primary_key=True)  # the platform's id
     condition: Mapped[str] = mapped_column(String(40))
     consented_at: Mapped[dt.datetime] = mapped_column(DateTime(timezone=True))
+    key_hash: Mapped[str | None] = mapped_column(String(64))  # their key's (None: none issued)
 
 
 class StudyGameRow(Base):
@@ -103,7 +105,7 @@ class StudyGameRow(Base):
     study_id: Mapped[str] = mapped_column(ForeignKey("lab_studies.id"), primary_key=True)
     participant: Mapped[str] = mapped_column(String(64), primary_key=True)
     game_index: Mapped[int] = mapped_column(Integer, primary_key=True)
-    table_id: Mapped[str] = mapped_column(ForeignKey("lab_tables.id"))
+    table_id: Mapped[str] = mapped_column(ForeignKey("lab_tables.id"), index=True)
     seat: Mapped[int] = mapped_column(Integer)
 
 
@@ -159,6 +161,7 @@ class TableData:
     finished: bool
     seats: list[SeatSpec]
     moves: list[dict[str, Any]]
+    in_study: bool = False  # a study's game: its page names no agent (the condition)
 
     @property
     def actions(self) -> list[int]:
@@ -204,8 +207,9 @@ class Store:
             synchronous = DURABILITY[durability]
             event.listen(self.engine, "connect", lambda c, _: _sqlite_pragmas(c, synchronous))
 
-    def migrate(self) -> None:
-        """Bring the schema to the newest Alembic revision (creates it in an empty database)."""
+    def migrate(self, revision: str = "head") -> None:
+        """Bring the schema to the newest Alembic revision, or ``revision`` (creates it in an
+        empty database)."""
         from alembic import command
         from alembic.config import Config
 
@@ -213,7 +217,7 @@ class Store:
         config.set_main_option("script_location", str(files("presages_env.lab") / "migrations"))
         with self.engine.begin() as connection:
             config.attributes["connection"] = connection
-            command.upgrade(config, "head")
+            command.upgrade(config, revision)
 
     def close(self) -> None:
         self.engine.dispose()
@@ -282,6 +286,7 @@ class Store:
             moves = session.scalars(
                 select(MoveRow).where(MoveRow.table_id == table_id).order_by(MoveRow.step)
             )
+            in_study = select(StudyGameRow.table_id).where(StudyGameRow.table_id == table_id)
             return TableData(
                 row.id,
                 row.game,
@@ -292,6 +297,7 @@ class Store:
                 row.finished_at is not None,
                 [SeatSpec(s.kind, s.name) for s in seats],
                 [_move_json(m) for m in moves],
+                session.scalar(in_study.limit(1)) is not None,
             )
 
     def table_ids(self, finished: bool | None = None) -> list[str]:
@@ -370,8 +376,10 @@ class Store:
                 counts[condition] = counts.get(condition, 0) + 1
             return counts
 
-    def add_participant(self, study_id: str, participant: str, condition: str) -> bool:
-        """Store the participant's consent and condition; False if they are already in."""
+    def add_participant(self, study_id: str, participant: str, condition: str) -> str | None:
+        """Store the participant's consent and condition; their key (only here: the database
+        keeps its hash), or None if they are already in."""
+        key = secrets.token_urlsafe(TOKEN_BYTES)
         try:
             with Session(self.engine) as session, session.begin():
                 session.add(
@@ -380,11 +388,31 @@ class Store:
                         participant=participant,
                         condition=condition,
                         consented_at=now(),
+                        key_hash=hash_token(key),
                     )
                 )
         except IntegrityError:
+            return None
+        return key
+
+    def holds_key(self, study_id: str, participant: str, key: str | None) -> bool:
+        """Whether ``key`` is the participant's (False for no key, or none issued)."""
+        with Session(self.engine) as session:
+            row = session.get(ParticipantRow, (study_id, participant))
+        if row is None or row.key_hash is None or not key:
             return False
-        return True
+        return hmac.compare_digest(row.key_hash, hash_token(key))
+
+    def reissue_key(self, study_id: str, participant: str) -> str:
+        """A new key for the participant (their old one stops working): the study's owner
+        gives it to one who lost theirs. ``LookupError`` if they have not consented."""
+        key = secrets.token_urlsafe(TOKEN_BYTES)
+        with Session(self.engine) as session, session.begin():
+            row = session.get(ParticipantRow, (study_id, participant))
+            if row is None:
+                raise LookupError(f"no participant {participant!r} in this study")
+            row.key_hash = hash_token(key)
+        return key
 
     def participant(self, study_id: str, participant: str) -> dict[str, Any] | None:
         """The participant's condition, games (index -> table id, seat) and answered games."""

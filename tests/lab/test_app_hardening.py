@@ -52,16 +52,17 @@ def test_issuing_a_study_link_closes_the_old_links_sockets_and_a_get_issues_none
         api = f"/api/study/{made['study']}/worker-7"
         store = client.app.state.store
         assert client.get(api).json()["stage"] == "consent"
-        client.post(f"{api}/consent")  # consent records the participant, then deals game 1
+        consented = client.post(f"{api}/consent").json()  # records them, then deals game 1
+        key = {"authorization": f"Bearer {consented['key']}"}
         tables = store.table_ids()
         for _ in range(3):
-            assert "link" not in client.get(api).json()
+            assert "link" not in client.get(api, headers=key).json()
         assert store.table_ids() == tables  # a GET deals nothing and voids no link
-        first = client.post(f"{api}/play").json()["link"].partition("?")[0]
+        first = client.post(f"{api}/play", headers=key).json()["link"].partition("?")[0]
         _, _, table_id, token = first.split("/")
         with client.websocket_connect(f"/ws/{table_id}/{token}") as old:
             assert old.receive_json()["type"] == "hello"
-            second = client.post(f"{api}/play").json()["link"]
+            second = client.post(f"{api}/play", headers=key).json()["link"]
             assert second.split("/")[2] == table_id
             assert closing_code(old) == 1008
         assert client.get(first).status_code == 404  # the old link stops working
@@ -72,8 +73,12 @@ def test_a_refused_answer_changes_nothing(tmp_path):
     with TestClient(create_app(config)) as client:
         made = client.post("/api/admin/studies", json=STUDY, headers=ADMIN).json()
         store = client.app.state.store
-        store.add_participant(made["study"], "p1", "random")  # consented, no game dealt yet
-        answered = client.post(f"/api/study/{made['study']}/p1/answers", json={"junk": 1})
+        key = store.add_participant(made["study"], "p1", "random")  # consented, no game yet
+        answered = client.post(
+            f"/api/study/{made['study']}/p1/answers",
+            json={"junk": 1},
+            headers={"authorization": f"Bearer {key}"},
+        )
         assert answered.status_code == 400
         assert store.table_ids() == []
         assert store.participant(made["study"], "p1")["games"] == {}

@@ -19,9 +19,11 @@ from presages_env.lab.store import (
     Store,
     database_url,
     hash_token,
+    now,
 )
 
 SEATS = [SeatSpec("human", "Ada"), *[SeatSpec("heuristic", "heuristic")] * 3]
+HEAD = "0003"  # the newest migration
 
 
 def played(name: str, seed: int, moves: int) -> LiveGame:
@@ -40,9 +42,7 @@ def test_migrations_make_the_schema_and_run_again_harmlessly(store: Store):
     tables = set(inspect(store.engine).get_table_names())
     assert {"lab_tables", "lab_seats", "lab_moves", "lab_studies", "lab_answers"} <= tables
     with store.engine.connect() as connection:
-        assert (
-            connection.execute(text("select version_num from alembic_version")).scalar() == "0002"
-        )
+        assert connection.execute(text("select version_num from alembic_version")).scalar() == HEAD
 
 
 def test_a_seat_opens_with_its_token_only_and_the_database_keeps_no_token(store: Store):
@@ -149,3 +149,32 @@ def test_a_missing_table_or_seat_is_named_not_taken_for_a_stale_move(store: Stor
         store.add_move("nope", 0, 0, 1, "a move", "human")
     with pytest.raises(LookupError, match="no seat 0"):
         store.reissue_token("nope", 0)
+
+
+def test_a_participant_who_consented_before_keys_is_refused_until_the_owner_issues_one(db_url):
+    store = Store(db_url)
+    store.migrate("0002")
+    study = store.create_study({"name": "older"})
+    with store.engine.begin() as connection:
+        connection.execute(
+            text("insert into lab_participants values (:s, 'p1', 'random', :t)"),
+            {"s": study, "t": now()},
+        )
+    store.migrate()
+    assert not store.holds_key(study, "p1", None) and not store.holds_key(study, "p1", "")
+    key = store.reissue_key(study, "p1")
+    assert store.holds_key(study, "p1", key) and not store.holds_key(study, "p1", key + "x")
+    assert store.reissue_key(study, "p1") != key and not store.holds_key(study, "p1", key)
+    with pytest.raises(LookupError, match="no participant"):
+        store.reissue_key(study, "p2")
+    store.close()
+
+
+def test_a_participants_key_is_given_once_and_kept_as_a_hash(store: Store):
+    study = store.create_study({"name": "keys"})
+    key = store.add_participant(study, "p1", "random")
+    assert key and store.holds_key(study, "p1", key)
+    assert store.add_participant(study, "p1", "heuristic") is None  # in already: no new key
+    with store.engine.connect() as connection:
+        dump = " ".join(map(str, connection.execute(text("select * from lab_participants")).all()))
+    assert key not in dump and hash_token(key) in dump

@@ -1,0 +1,63 @@
+"""Who may open what: a study participant's seat only with their own key (issued at
+consent), the condition told to the study's owner alone; the lobby bounded per client and
+in open tables (an unjoined table expires, across restarts); the Host header and a
+WebSocket's origin checked against the allowed hosts."""
+
+from __future__ import annotations
+
+import extras
+
+extras.require("lab")
+
+from fastapi.testclient import TestClient  # noqa: E402
+from test_study import ADMIN, STUDY  # noqa: E402
+
+from presages_env.lab.app import LabConfig, create_app  # noqa: E402
+
+
+def study_client(url: str, **config) -> TestClient:
+    config = {"messages_per_second": 1000.0, **config}
+    return TestClient(create_app(LabConfig(db_url=url, admin_token="sesame", **config)))
+
+
+def test_a_participant_id_alone_opens_no_seat_and_tells_no_condition(tmp_path):
+    with study_client(f"sqlite:///{tmp_path / 'lab.db'}") as client:
+        study = client.post("/api/admin/studies", json=STUDY, headers=ADMIN).json()["study"]
+        api = f"/api/study/{study}/worker-1"
+        mine = client.post(f"{api}/consent").json()
+        key = {"authorization": f"Bearer {mine['key']}"}
+        link = mine["link"].partition("?")[0]
+        assert client.get(api).status_code == 403  # someone else who knows the id
+        for step in ("play", "consent", "answers"):
+            assert client.post(f"{api}/{step}", json={}).status_code == 403, step
+        assert (
+            client.post(f"{api}/play", headers={"authorization": "Bearer guess"}).status_code == 403
+        )
+        assert client.get(link).status_code == 200  # the participant's link still works
+        _, _, table_id, token = link.split("/")
+        with client.websocket_connect(f"/ws/{table_id}/{token}") as socket:
+            hello = socket.receive_json()
+        condition = client.app.state.store.participant(study, "worker-1")["condition"]
+        shown = " ".join(hello["kinds"] + hello["names"])
+        assert condition not in shown and set(hello["kinds"]) == {"human", "agent"}
+        again = client.post(f"{api}/play", headers=key).json()  # resuming with the key
+        assert again["link"].split("/")[2] == table_id and "key" not in again
+        assert client.get(api, headers=key).json()["stage"] == "play"
+
+
+def test_the_owner_issues_a_participant_a_new_key_which_voids_the_old(tmp_path):
+    with study_client(f"sqlite:///{tmp_path / 'lab.db'}") as client:
+        study = client.post("/api/admin/studies", json=STUDY, headers=ADMIN).json()["study"]
+        api = f"/api/study/{study}/worker-1"
+        old = {"authorization": f"Bearer {client.post(f'{api}/consent').json()['key']}"}
+        route = f"/api/admin/studies/{study}/worker-1/key"
+        assert client.post(route).status_code == 403
+        assert client.post(route, headers=old).status_code == 403
+        assert (
+            client.post(f"/api/admin/studies/{study}/nobody/key", headers=ADMIN).status_code == 404
+        )
+        issued = client.post(route, headers=ADMIN).json()
+        assert issued["link"] == f"/study/{study}?participant=worker-1#key={issued['key']}"
+        assert client.get(api, headers=old).status_code == 403
+        new = {"authorization": f"Bearer {issued['key']}"}
+        assert client.get(api, headers=new).json()["stage"] == "play"
