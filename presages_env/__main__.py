@@ -73,6 +73,19 @@ def main(argv: list[str] | None = None) -> int:
         default="process",
         help="what an acknowledged move survives on SQLite (docs/lab.md)",
     )
+    serve.add_argument(
+        "--lobby",
+        choices=("admin", "open"),
+        default=None,
+        help="who may open a table: admin (the admin token) or open (anyone; rate-limited); "
+        "default: open on a loopback address, admin on any other",
+    )
+    serve.add_argument(
+        "--max-open-tables",
+        type=int,
+        default=None,
+        help="unfinished tables at which the lobby refuses more (default 500)",
+    )
     lab = commands.add_parser("lab", help="the lab's data (extra lab; docs/lab.md)")
     lab_commands = lab.add_subparsers(dest="lab_command", required=True)
     export = lab_commands.add_parser(

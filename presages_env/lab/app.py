@@ -3,9 +3,10 @@ replay page, with every response under a Content-Security-Policy that allows no 
 script (the pages load their script from /static).
 
 Bounds: a request body and a WebSocket message have a size cap, a socket a message rate,
-the server a number of open sockets (and a seat a few); a WebSocket from a browser must come
-from the server's own origin (or one the config allows). Admin routes need the admin token
-given at start-up, as ``Authorization: Bearer TOKEN``.
+a client a rate of new tables, the server a number of open sockets (and a seat a few) and
+of open tables (an unjoined one stops counting after its idle time); a WebSocket from a
+browser must come from the server's own origin (or one the config allows). Admin routes
+need the admin token given at start-up, as ``Authorization: Bearer TOKEN``.
 
 A WebSocket is refused before its handshake with HTTP 403 for what retrying cannot mend (no
 such seat, a foreign origin) and HTTP 503 with ``Retry-After`` for what it may: the server's
@@ -23,8 +24,10 @@ import hashlib
 import hmac
 import json
 import logging
+import math
 import re
 import time
+from collections import OrderedDict
 from importlib.resources import files
 from typing import Any
 from urllib.parse import quote
@@ -55,6 +58,7 @@ MAX_DEPTH = 4  # how deep a request's JSON may nest
 UNSUPPORTED_DATA = 1003  # the WebSocket close code for a binary frame
 INLINE_SCRIPT = re.compile(r"<script>(.*?)</script>", re.S)
 RETRY_AFTER = 2  # seconds a refused WebSocket is told to wait (HTTP 503 Retry-After)
+MAX_OPEN_TABLES = 500  # the lobby's default bound
 LOG = logging.getLogger(__name__)
 
 
@@ -66,8 +70,10 @@ class LabConfig:
     idle_seconds: int = 120  # a new table's default for how long a person may think
     allowed_origins: tuple[str, ...] = ()  # besides the server's own
     max_sockets: int = 1000
-    max_open_tables: int = 500  # unfinished tables; the lobby refuses more (503)
+    max_open_tables: int = MAX_OPEN_TABLES  # unfinished, unexpired tables; more: 503
     lobby_admin_only: bool = False  # True: creating a table needs the admin token
+    tables_per_minute: float = 10.0  # a client's sustained rate of new tables (then 429)
+    table_burst: int = 10  # new tables a client may open at once
     max_sockets_per_seat: int = 3
     messages_per_second: float = 5.0  # a socket's sustained rate
     burst: int = 20  # messages a socket may send at once
@@ -81,7 +87,9 @@ def create_app(config: LabConfig | None = None, store: Store | None = None) -> F
     static = files("presages_env.lab") / "static"
     app = FastAPI(title="presages_env lab", docs_url=None, redoc_url=None, openapi_url=None)
     app.state.store = store
+    app.state.config = config
     app.state.sockets = 0
+    table_rate = _Limiter(config.tables_per_minute / 60, config.table_burst)
 
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI):
@@ -133,16 +141,21 @@ def create_app(config: LabConfig | None = None, store: Store | None = None) -> F
 
     @app.post("/api/tables")
     async def create_table(request: Request) -> JSONResponse:
-        if config.lobby_admin_only and not _is_admin(request, config.admin_token):
+        admin = _is_admin(request, config.admin_token)
+        if config.lobby_admin_only and not admin:
             return _refusal("this server's lobby needs the admin token", 403)
+        wait = 0.0 if admin else table_rate.wait(request.client.host if request.client else "")
+        if wait:
+            refusal = _refusal("too many tables from this client: try again later", 429)
+            refusal.headers["Retry-After"] = str(math.ceil(wait))
+            return refusal
         try:
             data = await _body(request, "a table request")
             # in a thread: checking an agent seat loads it (a PPO checkpoint: torch)
             wanted = await asyncio.to_thread(lobby.table_request, data, config.idle_seconds)
         except (ValueError, TypeError, ImportError, OSError) as error:
             return _refusal(str(error), 413 if isinstance(error, _TooLarge) else 400)
-        open_tables = len(await asyncio.to_thread(store.table_ids, False))
-        if open_tables >= config.max_open_tables:
+        if await asyncio.to_thread(store.open_tables) >= config.max_open_tables:
             reason = f"the server has its limit of {config.max_open_tables} open tables"
             return _refusal(f"{reason}: try again later", 503)
         table_id, tokens = await asyncio.to_thread(
@@ -187,7 +200,8 @@ def create_app(config: LabConfig | None = None, store: Store | None = None) -> F
             return _refusal("this needs the admin token", 403)
         done = await asyncio.to_thread(store.table_ids, True)
         going = await asyncio.to_thread(store.table_ids, False)
-        return JSONResponse({"finished": done, "unfinished": going})
+        abandoned = await asyncio.to_thread(store.abandoned_table_ids)  # among the unfinished
+        return JSONResponse({"finished": done, "unfinished": going, "abandoned": abandoned})
 
     @app.post("/api/admin/studies")
     async def create_study(request: Request) -> JSONResponse:
@@ -391,10 +405,31 @@ class _Bucket:
         self.tokens, self.last = float(burst), time.monotonic()
 
     def take(self) -> bool:
+        return self.wait() == 0
+
+    def wait(self) -> float:
+        """Take a message's token: 0, or the seconds until one is there (none taken)."""
         now = time.monotonic()
         self.tokens = min(self.burst, self.tokens + (now - self.last) * self.rate)
         self.last = now
         if self.tokens < 1:
-            return False
+            return (1 - self.tokens) / self.rate
         self.tokens -= 1
-        return True
+        return 0.0
+
+
+class _Limiter:
+    """A token bucket per client (``rate`` a second, ``burst`` at once), for the newest
+    ``clients`` clients: one that goes quiet long enough is forgotten, with a full bucket."""
+
+    def __init__(self, rate: float, burst: int, clients: int = 10_000) -> None:
+        self.rate, self.burst, self.clients = rate, burst, clients
+        self.buckets: OrderedDict[str, _Bucket] = OrderedDict()
+
+    def wait(self, client: str) -> float:
+        """0 if ``client`` may go on now, else the seconds it should wait."""
+        bucket = self.buckets.pop(client, None) or _Bucket(self.rate, self.burst)
+        self.buckets[client] = bucket  # the newest last
+        if len(self.buckets) > self.clients:
+            self.buckets.popitem(last=False)
+        return bucket.wait()

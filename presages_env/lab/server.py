@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
+import ipaddress
 import secrets
 
 from presages_env.core.validation import check_int
-from presages_env.lab.app import LabConfig, create_app
+from presages_env.lab.app import MAX_OPEN_TABLES, LabConfig, create_app
 from presages_env.lab.lobby import MAX_IDLE, MIN_IDLE
+
+LOBBIES = ("admin", "open")  # who may open a table: the admin token's holder, or anyone
+MAX_TABLES_BOUND = 1_000_000  # the largest --max-open-tables taken
 
 
 def serve(
@@ -16,19 +20,44 @@ def serve(
     admin_token: str | None = None,
     idle_seconds: int = 120,
     durability: str = "process",
+    *,
+    lobby: str | None = None,
+    max_open_tables: int | None = None,
 ) -> None:
     """Serve until interrupted; prints the lobby's address and the admin token (a fresh one
-    unless given: admin routes always need one). A bad setting or database URL raises
-    ``ValueError`` before anything is served."""
+    unless given: admin routes always need one). ``lobby``: who may open a table, "admin"
+    or "open" (default: open on a loopback address only, so a server others can reach asks
+    for the admin token). A bad setting or database URL raises ``ValueError`` before
+    anything is served."""
     import uvicorn
 
     check_int(idle_seconds, "idle seconds", MIN_IDLE, MAX_IDLE)
+    lobby = lobby or ("open" if _loopback(host) else "admin")
+    if lobby not in LOBBIES:
+        raise ValueError(f"the lobby is one of {LOBBIES}, not {lobby!r:.40}")
+    max_open_tables = MAX_OPEN_TABLES if max_open_tables is None else max_open_tables
+    check_int(max_open_tables, "max open tables", 1, MAX_TABLES_BOUND)
     token = admin_token or secrets.token_urlsafe(24)
     config = LabConfig(
-        db_url=db_url, durability=durability, admin_token=token, idle_seconds=idle_seconds
+        db_url=db_url,
+        durability=durability,
+        admin_token=token,
+        idle_seconds=idle_seconds,
+        max_open_tables=max_open_tables,
+        lobby_admin_only=lobby == "admin",
     )
     app = create_app(config)
     print(f"lab lobby: http://{host}:{port}/  (database {app.state.store.engine.url!r})")
     if admin_token is None:  # a given one stays out of the logs
         print(f"admin token: {token}")
     uvicorn.run(app, host=host, port=port, log_level="warning", ws_max_size=4096)
+
+
+def _loopback(host: str) -> bool:
+    """Whether ``host`` (the address bound) is reachable from this machine only."""
+    if host == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:  # a name: it may resolve to anywhere
+        return False

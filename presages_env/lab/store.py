@@ -32,6 +32,7 @@ from sqlalchemy import (
     Text,
     create_engine,
     event,
+    func,
     select,
 )
 from sqlalchemy.engine import Engine, make_url
@@ -61,6 +62,8 @@ class TableRow(Base):
     idle_seconds: Mapped[int] = mapped_column(Integer)
     created_at: Mapped[dt.datetime] = mapped_column(DateTime(timezone=True))
     finished_at: Mapped[dt.datetime | None] = mapped_column(DateTime(timezone=True))
+    # until its first move, when the table is abandoned unjoined (None once a move is stored)
+    expires_at: Mapped[dt.datetime | None] = mapped_column(DateTime(timezone=True))
 
 
 class SeatRow(Base):
@@ -236,6 +239,7 @@ class Store:
         table_id = secrets.token_urlsafe(12)
         humans = [p for p, spec in enumerate(seats) if spec.kind == "human"]
         tokens = {p: secrets.token_urlsafe(TOKEN_BYTES) for p in humans}
+        created = now()
         with Session(self.engine) as session, session.begin():
             session.add(
                 TableRow(
@@ -245,8 +249,9 @@ class Store:
                     options=json.dumps(options),
                     seed=seed,
                     idle_seconds=idle_seconds,
-                    created_at=now(),
+                    created_at=created,
                     finished_at=None,
+                    expires_at=created + dt.timedelta(seconds=idle_seconds),
                 )
             )
             session.flush()  # the table before its seats (PostgreSQL checks the foreign key)
@@ -309,6 +314,28 @@ class Store:
             )
         with Session(self.engine) as session:
             return list(session.scalars(query))
+
+    def open_tables(self) -> int:
+        """How many tables are unfinished and not abandoned: the lobby's bound counts these."""
+        query = (
+            select(func.count())
+            .select_from(TableRow)
+            .where(
+                TableRow.finished_at.is_(None),
+                TableRow.expires_at.is_(None) | (TableRow.expires_at > now()),
+            )
+        )
+        with Session(self.engine) as session:
+            return session.scalar(query)
+
+    def abandoned_table_ids(self) -> list[str]:
+        """The tables left unjoined (no move stored) past their deadline, oldest first: they
+        count no more as open; a seat that opens one later still plays it."""
+        query = select(TableRow.id).where(
+            TableRow.finished_at.is_(None), TableRow.expires_at <= now()
+        )
+        with Session(self.engine) as session:
+            return list(session.scalars(query.order_by(TableRow.created_at)))
 
     def add_move(
         self,
@@ -510,13 +537,17 @@ class Store:
 
     def reissue_token(self, table_id: str, seat: int) -> str:
         """A new token for the seat (its old link stops working): how a participant, who
-        holds their id, not a link, gets back to their table."""
+        holds their key, not a link, gets back to their table. A table still unjoined gets
+        a new deadline with it, its idle time from now."""
         token = secrets.token_urlsafe(TOKEN_BYTES)
         with Session(self.engine) as session, session.begin():
             row = session.get(SeatRow, (table_id, seat))
             if row is None:
                 raise LookupError(f"table {table_id!r} has no seat {seat}")
             row.token_hash = hash_token(token)
+            table = session.get(TableRow, table_id)
+            if table.expires_at is not None:
+                table.expires_at = now() + dt.timedelta(seconds=table.idle_seconds)
         return token
 
     def _exists(self, row_type: type[Base], key: Any) -> bool:
@@ -535,11 +566,13 @@ def _write_move(session: Session, move: Move, received: dt.datetime) -> None:
             )
     session.add(MoveRow(**fields, received_at=received))
     session.flush()  # the move first: a stored step stops here, and the table row exists
-    if finished:
+    if finished or move.step == 0:  # its end, or its first move: joined, it never expires
         table = session.get(TableRow, move.table_id)
         if table is None:  # where foreign keys are not enforced
             raise LookupError(f"there is no table {move.table_id!r}")
-        table.finished_at = received
+        table.expires_at = None
+        if finished:
+            table.finished_at = received
 
 
 def _move_json(move: MoveRow) -> dict[str, Any]:

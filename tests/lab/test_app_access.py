@@ -5,23 +5,21 @@ WebSocket's origin checked against the allowed hosts."""
 
 from __future__ import annotations
 
+import datetime as dt
+
 import extras
 
 extras.require("lab")
 
-from fastapi.testclient import TestClient  # noqa: E402
+from test_app import client_of, move, my_turn, next_state, open_table  # noqa: E402
+from test_app_hardening import TABLE  # noqa: E402
 from test_study import ADMIN, STUDY  # noqa: E402
 
-from presages_env.lab.app import LabConfig, create_app  # noqa: E402
-
-
-def study_client(url: str, **config) -> TestClient:
-    config = {"messages_per_second": 1000.0, **config}
-    return TestClient(create_app(LabConfig(db_url=url, admin_token="sesame", **config)))
+from presages_env.lab import store as store_module  # noqa: E402
 
 
 def test_a_participant_id_alone_opens_no_seat_and_tells_no_condition(tmp_path):
-    with study_client(f"sqlite:///{tmp_path / 'lab.db'}") as client:
+    with client_of(f"sqlite:///{tmp_path / 'lab.db'}") as client:
         study = client.post("/api/admin/studies", json=STUDY, headers=ADMIN).json()["study"]
         api = f"/api/study/{study}/worker-1"
         mine = client.post(f"{api}/consent").json()
@@ -46,7 +44,7 @@ def test_a_participant_id_alone_opens_no_seat_and_tells_no_condition(tmp_path):
 
 
 def test_the_owner_issues_a_participant_a_new_key_which_voids_the_old(tmp_path):
-    with study_client(f"sqlite:///{tmp_path / 'lab.db'}") as client:
+    with client_of(f"sqlite:///{tmp_path / 'lab.db'}") as client:
         study = client.post("/api/admin/studies", json=STUDY, headers=ADMIN).json()["study"]
         api = f"/api/study/{study}/worker-1"
         old = {"authorization": f"Bearer {client.post(f'{api}/consent').json()['key']}"}
@@ -61,3 +59,35 @@ def test_the_owner_issues_a_participant_a_new_key_which_voids_the_old(tmp_path):
         assert client.get(api, headers=old).status_code == 403
         new = {"authorization": f"Bearer {issued['key']}"}
         assert client.get(api, headers=new).json()["stage"] == "play"
+
+
+def test_a_client_creating_tables_too_fast_is_told_when_to_come_back(tmp_path):
+    with client_of(
+        f"sqlite:///{tmp_path / 'lab.db'}", table_burst=3, tables_per_minute=1.0
+    ) as client:
+        for _ in range(3):
+            open_table(client)
+        refused = client.post("/api/tables", json=TABLE)
+        assert refused.status_code == 429 and "too many tables" in refused.json()["error"]
+        assert 1 <= int(refused.headers["retry-after"]) <= 60
+        assert client.post("/api/tables", json=TABLE, headers=ADMIN).status_code == 200
+
+
+def test_an_unjoined_table_expires_after_its_idle_time_even_across_a_restart(tmp_path, monkeypatch):
+    url = f"sqlite:///{tmp_path / 'lab.db'}"
+    with client_of(url, max_open_tables=2, idle_seconds=60) as client:
+        unjoined, _ = open_table(client)
+        joined, token = open_table(client)
+        with client.websocket_connect(f"/ws/{joined}/{token}") as socket:
+            socket.receive_json()
+            assert client.post("/api/tables", json=TABLE).status_code == 503  # 2 open
+            socket.send_text(move(my_turn(socket)))  # a move: the table is in play
+            next_state(socket)
+    later = store_module.now() + dt.timedelta(seconds=61)
+    monkeypatch.setattr(store_module, "now", lambda: later)
+    with client_of(url, max_open_tables=2, idle_seconds=60) as client:  # restarted
+        listed = client.get("/api/admin/tables", headers=ADMIN).json()
+        assert listed["abandoned"] == [unjoined] and joined in listed["unfinished"]
+        open_table(client)  # the expired table no longer counts
+        refused = client.post("/api/tables", json=TABLE)
+        assert refused.status_code == 503 and "open tables" in refused.json()["error"]

@@ -117,7 +117,7 @@ def test_serve_reads_its_database_and_admin_token_from_the_environment(monkeypat
     from presages_env.lab import cli
 
     given = []
-    monkeypatch.setattr(cli, "serve", lambda *settings: given.append(settings))
+    monkeypatch.setattr(cli, "serve", lambda *settings, **named: given.append(settings))
     monkeypatch.setenv("PRESAGES_LAB_DB", "sqlite:///lab.db")
     monkeypatch.setenv("PRESAGES_LAB_ADMIN_TOKEN", "sesame")
     assert main(["serve"]) == 0

@@ -1,4 +1,5 @@
-"""``python -m presages_env serve`` as a process: how it stops."""
+"""``python -m presages_env serve``: its settings (the lobby, its bound, the allowed hosts)
+and, as a process, how it stops."""
 
 from __future__ import annotations
 
@@ -14,6 +15,8 @@ import extras
 from conftest import free_port
 
 extras.require("lab")
+
+from presages_env.__main__ import main  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -43,3 +46,30 @@ def test_ctrl_c_stops_the_server_in_its_own_words(tmp_path):
     assert "Traceback" not in output and "no record saved" not in output, output
     assert output.strip().splitlines()[-1] == "server stopped"
     assert server.returncode == 130  # 128 + SIGINT, as play reports it
+
+
+def served_configs(monkeypatch) -> list:
+    """The configs ``serve`` would run the lab with (uvicorn is not started)."""
+    import uvicorn
+
+    served: list = []
+    monkeypatch.setattr(uvicorn, "run", lambda app, **settings: served.append(app.state.config))
+    return served
+
+
+def test_serve_has_an_admin_only_lobby_off_loopback_and_its_limit_of_tables(
+    tmp_path, monkeypatch, capsys
+):
+    served = served_configs(monkeypatch)
+    given = ["--db", f"sqlite:///{tmp_path / 'lab.db'}", "--admin-token", "sesame"]
+    for flags in (
+        [],
+        ["--host", "0.0.0.0"],
+        ["--host", "0.0.0.0", "--lobby", "open"],
+        ["--host", "::1", "--lobby", "admin", "--max-open-tables", "7"],
+    ):
+        assert main(["serve", *flags, *given]) == 0, capsys.readouterr().err
+    assert [c.lobby_admin_only for c in served] == [False, True, False, True]
+    assert [c.max_open_tables for c in served] == [500, 500, 500, 7]
+    assert main(["serve", "--max-open-tables", "0", *given]) == 1
+    assert "max open tables" in capsys.readouterr().err

@@ -4,12 +4,15 @@ the checked replay."""
 
 from __future__ import annotations
 
+import datetime as dt
+
 import numpy as np
 import pytest
 from sqlalchemy import inspect, text
 
 import presages_env
 from presages_env.agents import RandomAgent
+from presages_env.lab import store as store_module
 from presages_env.lab.live import LiveGame
 from presages_env.lab.store import (
     LinkReplaced,
@@ -23,7 +26,7 @@ from presages_env.lab.store import (
 )
 
 SEATS = [SeatSpec("human", "Ada"), *[SeatSpec("heuristic", "heuristic")] * 3]
-HEAD = "0003"  # the newest migration
+HEAD = "0004"  # the newest migration
 
 
 def played(name: str, seed: int, moves: int) -> LiveGame:
@@ -178,3 +181,44 @@ def test_a_participants_key_is_given_once_and_kept_as_a_hash(store: Store):
     with store.engine.connect() as connection:
         dump = " ".join(map(str, connection.execute(text("select * from lab_participants")).all()))
     assert key not in dump and hash_token(key) in dump
+
+
+def later(monkeypatch, seconds: float) -> None:
+    """The store's clock ``seconds`` on from now."""
+    then = now() + dt.timedelta(seconds=seconds)
+    monkeypatch.setattr(store_module, "now", lambda: then)
+
+
+def test_an_unjoined_table_is_abandoned_at_its_deadline_until_a_move_or_a_new_link(
+    store: Store, monkeypatch
+):
+    unjoined, _ = store.create_table("president", 4, {}, 1, SEATS, 60)
+    joined, _ = store.create_table("president", 4, {}, 2, SEATS, 60)
+    store.add_move(joined, 0, 0, 3, "a first move", "agent")
+    assert store.open_tables() == 2 and store.abandoned_table_ids() == []
+    later(monkeypatch, 61)
+    assert store.open_tables() == 1 and store.abandoned_table_ids() == [unjoined]
+    store.reissue_token(unjoined, 0)  # a participant's fresh link: a fresh deadline
+    assert store.open_tables() == 2
+    later(monkeypatch, 130)
+    assert store.open_tables() == 1 and store.abandoned_table_ids() == [unjoined]
+    assert set(store.table_ids(finished=False)) == {unjoined, joined}
+
+
+def test_the_deadline_migration_gives_unjoined_tables_theirs(db_url, monkeypatch):
+    store = Store(db_url)
+    store.migrate("0003")
+    created = now()
+    insert = "insert into lab_tables values (:id, 'president', 4, '{}', 1, 60, :t, :end)"
+    with store.engine.begin() as connection:
+        for table_id, end in (("unjoined", None), ("joined", None), ("over", created)):
+            connection.execute(text(insert), {"id": table_id, "t": created, "end": end})
+        connection.execute(
+            text("insert into lab_moves values ('joined', 0, 1, 3, 'x', 'agent', :t, null)"),
+            {"t": created},
+        )
+    store.migrate()
+    assert store.open_tables() == 2 and store.abandoned_table_ids() == []
+    later(monkeypatch, 61)
+    assert store.open_tables() == 1 and store.abandoned_table_ids() == ["unjoined"]
+    store.close()
