@@ -81,6 +81,12 @@ def main(argv: list[str] | None = None) -> int:
         "default: open on a loopback address, admin on any other",
     )
     serve.add_argument(
+        "--allowed-hosts",
+        default=None,
+        help="comma-separated names the server answers to (*.domain for subdomains), besides "
+        "the bound address and localhost: what browsers reach it by (docs/lab.md)",
+    )
+    serve.add_argument(
         "--max-open-tables",
         type=int,
         default=None,

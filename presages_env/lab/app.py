@@ -5,8 +5,10 @@ script (the pages load their script from /static).
 Bounds: a request body and a WebSocket message have a size cap, a socket a message rate,
 a client a rate of new tables, the server a number of open sockets (and a seat a few) and
 of open tables (an unjoined one stops counting after its idle time); a WebSocket from a
-browser must come from the server's own origin (or one the config allows). Admin routes
-need the admin token given at start-up, as ``Authorization: Bearer TOKEN``.
+browser must come from one of the allowed hosts (or an origin the config allows). Every
+request, a WebSocket's included, names an allowed host in its ``Host`` header (HTTP 400
+otherwise): a page on another name, DNS-rebinding one included, reaches nothing. Admin
+routes need the admin token given at start-up, as ``Authorization: Bearer TOKEN``.
 
 A WebSocket is refused before its handshake with HTTP 403 for what retrying cannot mend (no
 such seat, a foreign origin) and HTTP 503 with ``Retry-After`` for what it may: the server's
@@ -30,12 +32,13 @@ import time
 from collections import OrderedDict
 from importlib.resources import files
 from typing import Any
-from urllib.parse import quote
+from urllib.parse import quote, urlsplit
 
 from fastapi import FastAPI, Request, WebSocket, WebSocketDisconnect
 from fastapi.responses import HTMLResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from sqlalchemy.exc import OperationalError
+from starlette.middleware.trustedhost import TrustedHostMiddleware
 from starlette.websockets import WebSocketDisconnected
 
 from presages_env import records
@@ -59,6 +62,7 @@ UNSUPPORTED_DATA = 1003  # the WebSocket close code for a binary frame
 INLINE_SCRIPT = re.compile(r"<script>(.*?)</script>", re.S)
 RETRY_AFTER = 2  # seconds a refused WebSocket is told to wait (HTTP 503 Retry-After)
 MAX_OPEN_TABLES = 500  # the lobby's default bound
+LOOPBACK_HOSTS = ("localhost", "127.0.0.1", "[::1]")  # as a Host header names them, no port
 LOG = logging.getLogger(__name__)
 
 
@@ -68,7 +72,10 @@ class LabConfig:
     durability: str = "process"  # what a SQLite commit survives: "process" or "power"
     admin_token: str | None = None  # None: admin routes are closed
     idle_seconds: int = 120  # a new table's default for how long a person may think
-    allowed_origins: tuple[str, ...] = ()  # besides the server's own
+    # the Host header's names (``*.domain`` for its subdomains), its port aside; a
+    # browser's WebSocket must come from a page on one of them (or from allowed_origins)
+    allowed_hosts: tuple[str, ...] = LOOPBACK_HOSTS
+    allowed_origins: tuple[str, ...] = ()  # full origins, as "https://lab.example.org"
     max_sockets: int = 1000
     max_open_tables: int = MAX_OPEN_TABLES  # unfinished, unexpired tables; more: 503
     lobby_admin_only: bool = False  # True: creating a table needs the admin token
@@ -274,7 +281,7 @@ def create_app(config: LabConfig | None = None, store: Store | None = None) -> F
     @app.websocket("/ws/{table_id}/{token}")
     async def table_socket(socket: WebSocket, table_id: str, token: str) -> None:
         origin = socket.headers.get("origin")
-        if origin is not None and not _same_origin(origin, socket, config.allowed_origins):
+        if origin is not None and not _origin_allowed(origin, config):
             await socket.close(POLICY_VIOLATION, "origin not allowed")
             return
         try:
@@ -334,6 +341,11 @@ def create_app(config: LabConfig | None = None, store: Store | None = None) -> F
             return None
         return await asyncio.to_thread(store.seat_of, table_id, token)
 
+    # the outermost layer: a request on a host not allowed (a DNS-rebinding page's: its own
+    # name) is refused, a WebSocket's handshake included, before any route sees it
+    app.add_middleware(
+        TrustedHostMiddleware, allowed_hosts=list(config.allowed_hosts), www_redirect=False
+    )
     return app
 
 
@@ -383,9 +395,25 @@ def _is_admin(request: Request, admin_token: str | None) -> bool:
     return admin_token is not None and hmac.compare_digest(given.encode(), expected.encode())
 
 
-def _same_origin(origin: str, socket: WebSocket, allowed: tuple[str, ...]) -> bool:
-    host = socket.headers.get("host", "")
-    return origin in allowed or origin in (f"http://{host}", f"https://{host}")
+def _origin_allowed(origin: str, config: LabConfig) -> bool:
+    """Whether a page at ``origin`` may open a WebSocket: one of the allowed origins, or an
+    http(s) page on an allowed host (never judged by the request's own Host header)."""
+    if origin in config.allowed_origins:
+        return True
+    try:
+        parts = urlsplit(origin)
+        host = parts.hostname
+    except ValueError:  # a malformed address
+        return False
+    if parts.scheme not in ("http", "https") or not host:
+        return False
+    host = f"[{host}]" if ":" in host else host  # an IPv6 address, as a Host header has it
+    return _host_allowed(host, config.allowed_hosts)
+
+
+def _host_allowed(host: str, allowed: tuple[str, ...]) -> bool:
+    """TrustedHostMiddleware's rule: the name itself, or a subdomain of a ``*.domain``."""
+    return any(host == a or (a.startswith("*.") and host.endswith(a[1:])) for a in allowed)
 
 
 def _replay_csp(html: str) -> str:

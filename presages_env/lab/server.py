@@ -3,14 +3,19 @@
 from __future__ import annotations
 
 import ipaddress
+import re
 import secrets
+from collections.abc import Sequence
 
 from presages_env.core.validation import check_int
-from presages_env.lab.app import MAX_OPEN_TABLES, LabConfig, create_app
+from presages_env.lab.app import LOOPBACK_HOSTS, MAX_OPEN_TABLES, LabConfig, create_app
 from presages_env.lab.lobby import MAX_IDLE, MIN_IDLE
 
 LOBBIES = ("admin", "open")  # who may open a table: the admin token's holder, or anyone
 MAX_TABLES_BOUND = 1_000_000  # the largest --max-open-tables taken
+LABEL = r"[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?"
+HOST_NAME = re.compile(rf"(\*\.)?{LABEL}(\.{LABEL})*")  # a name, or *.domain
+BRACKETED = re.compile(r"\[([0-9a-f:.]+)\](:[0-9]+)?")  # an IPv6 address as a Host has it
 
 
 def serve(
@@ -23,12 +28,14 @@ def serve(
     *,
     lobby: str | None = None,
     max_open_tables: int | None = None,
+    allowed_hosts: Sequence[str] = (),
 ) -> None:
     """Serve until interrupted; prints the lobby's address and the admin token (a fresh one
     unless given: admin routes always need one). ``lobby``: who may open a table, "admin"
     or "open" (default: open on a loopback address only, so a server others can reach asks
-    for the admin token). A bad setting or database URL raises ``ValueError`` before
-    anything is served."""
+    for the admin token). The server answers to the bound address, the loopback names and
+    ``allowed_hosts`` only (the ``Host`` header of every request, WebSockets included). A
+    bad setting or database URL raises ``ValueError`` before anything is served."""
     import uvicorn
 
     check_int(idle_seconds, "idle seconds", MIN_IDLE, MAX_IDLE)
@@ -37,8 +44,12 @@ def serve(
         raise ValueError(f"the lobby is one of {LOBBIES}, not {lobby!r:.40}")
     max_open_tables = MAX_OPEN_TABLES if max_open_tables is None else max_open_tables
     check_int(max_open_tables, "max open tables", 1, MAX_TABLES_BOUND)
+    hosts = [*LOOPBACK_HOSTS, *map(allowed_host, allowed_hosts)]
+    if host and not _unspecified(host):
+        hosts.insert(0, allowed_host(host))
     token = admin_token or secrets.token_urlsafe(24)
     config = LabConfig(
+        allowed_hosts=tuple(dict.fromkeys(hosts)),
         db_url=db_url,
         durability=durability,
         admin_token=token,
@@ -48,6 +59,7 @@ def serve(
     )
     app = create_app(config)
     print(f"lab lobby: http://{host}:{port}/  (database {app.state.store.engine.url!r})")
+    print(f"allowed hosts: {', '.join(config.allowed_hosts)}; lobby: {lobby}")
     if admin_token is None:  # a given one stays out of the logs
         print(f"admin token: {token}")
     uvicorn.run(app, host=host, port=port, log_level="warning", ws_max_size=4096)
@@ -61,3 +73,28 @@ def _loopback(host: str) -> bool:
         return ipaddress.ip_address(host).is_loopback
     except ValueError:  # a name: it may resolve to anywhere
         return False
+
+
+def _unspecified(host: str) -> bool:
+    """Whether binding ``host`` listens on every address (0.0.0.0, ::)."""
+    try:
+        return ipaddress.ip_address(host).is_unspecified
+    except ValueError:
+        return False
+
+
+def allowed_host(entry: str) -> str:
+    """``entry`` as a ``Host`` header's host is compared with it: lower case, its port
+    dropped, an IPv6 address in brackets; ``ValueError`` unless it is a host name, an
+    address or ``*.domain``."""
+    text = entry.strip().lower()
+    bracketed = BRACKETED.fullmatch(text)
+    try:
+        address = ipaddress.ip_address(bracketed.group(1) if bracketed else text)
+        return f"[{address.compressed}]" if address.version == 6 else address.compressed
+    except ValueError:
+        pass
+    name = re.sub(r":[0-9]+$", "", text)
+    if not HOST_NAME.fullmatch(name) or len(name) > 253:
+        raise ValueError(f"an allowed host is a name, an address or *.domain, not {entry!r:.60}")
+    return name

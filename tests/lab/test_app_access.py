@@ -8,9 +8,12 @@ from __future__ import annotations
 import datetime as dt
 
 import extras
+import pytest
 
 extras.require("lab")
 
+from starlette.testclient import WebSocketDenialResponse  # noqa: E402
+from starlette.websockets import WebSocketDisconnect  # noqa: E402
 from test_app import client_of, move, my_turn, next_state, open_table  # noqa: E402
 from test_app_hardening import TABLE  # noqa: E402
 from test_study import ADMIN, STUDY  # noqa: E402
@@ -91,3 +94,31 @@ def test_an_unjoined_table_expires_after_its_idle_time_even_across_a_restart(tmp
         open_table(client)  # the expired table no longer counts
         refused = client.post("/api/tables", json=TABLE)
         assert refused.status_code == 503 and "open tables" in refused.json()["error"]
+
+
+def refused_socket(client, path: str, headers: dict) -> int:
+    """The HTTP status (a denial) or WebSocket close code the server refuses ``path`` with."""
+    with (
+        pytest.raises((WebSocketDenialResponse, WebSocketDisconnect)) as refused,
+        client.websocket_connect(path, headers=headers) as socket,
+    ):
+        socket.receive_json()
+    error = refused.value
+    return error.status_code if isinstance(error, WebSocketDenialResponse) else error.code
+
+
+def test_a_host_not_allowed_is_refused_and_an_origin_checked_against_the_allowed_hosts(
+    tmp_path,
+):
+    with client_of(f"sqlite:///{tmp_path / 'lab.db'}") as client:  # allowed: testserver
+        table_id, token = open_table(client)
+        path = f"/ws/{table_id}/{token}"
+        rebound = {"host": "evil.example:8000"}  # a DNS-rebinding page's requests
+        assert client.get("/", headers=rebound).status_code == 400
+        assert client.post("/api/tables", json=TABLE, headers=rebound).status_code == 400
+        origin = {"origin": "http://evil.example:8000"}
+        assert refused_socket(client, path, rebound | origin) == 400
+        assert refused_socket(client, path, {"origin": "http://evil.example"}) == 1008
+        for allowed in ("http://testserver", "https://testserver:8443"):
+            with client.websocket_connect(path, headers={"origin": allowed}) as socket:
+                assert socket.receive_json()["type"] == "hello"

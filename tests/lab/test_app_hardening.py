@@ -13,7 +13,7 @@ extras.require("lab")
 
 from fastapi.testclient import TestClient  # noqa: E402
 from starlette.websockets import WebSocketDisconnect  # noqa: E402
-from test_app import client_of, my_turn, open_table  # noqa: E402
+from test_app import TEST_HOST, client_of, my_turn, open_table  # noqa: E402
 from test_study import ADMIN, STUDY  # noqa: E402
 
 from presages_env.lab.app import LabConfig, create_app  # noqa: E402
@@ -46,7 +46,9 @@ def test_a_move_from_a_socket_whose_token_was_reissued_is_refused(tmp_path):
 
 
 def test_issuing_a_study_link_closes_the_old_links_sockets_and_a_get_issues_none(tmp_path):
-    config = LabConfig(db_url=f"sqlite:///{tmp_path / 'lab.db'}", admin_token="sesame")
+    config = LabConfig(
+        db_url=f"sqlite:///{tmp_path / 'lab.db'}", admin_token="sesame", allowed_hosts=(TEST_HOST,)
+    )
     with TestClient(create_app(config)) as client:
         made = client.post("/api/admin/studies", json=STUDY, headers=ADMIN).json()
         api = f"/api/study/{made['study']}/worker-7"
@@ -69,7 +71,9 @@ def test_issuing_a_study_link_closes_the_old_links_sockets_and_a_get_issues_none
 
 
 def test_a_refused_answer_changes_nothing(tmp_path):
-    config = LabConfig(db_url=f"sqlite:///{tmp_path / 'lab.db'}", admin_token="sesame")
+    config = LabConfig(
+        db_url=f"sqlite:///{tmp_path / 'lab.db'}", admin_token="sesame", allowed_hosts=(TEST_HOST,)
+    )
     with TestClient(create_app(config)) as client:
         made = client.post("/api/admin/studies", json=STUDY, headers=ADMIN).json()
         store = client.app.state.store
@@ -85,7 +89,9 @@ def test_a_refused_answer_changes_nothing(tmp_path):
 
 
 def test_deeply_nested_bodies_are_refused_not_a_server_error(tmp_path):
-    config = LabConfig(db_url=f"sqlite:///{tmp_path / 'lab.db'}", admin_token="sesame")
+    config = LabConfig(
+        db_url=f"sqlite:///{tmp_path / 'lab.db'}", admin_token="sesame", allowed_hosts=(TEST_HOST,)
+    )
     with TestClient(create_app(config), raise_server_exceptions=False) as client:
         made = client.post("/api/admin/studies", json=STUDY, headers=ADMIN).json()
         for path in ("/api/tables", f"/api/study/{made['study']}/p1/answers"):

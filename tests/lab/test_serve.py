@@ -73,3 +73,25 @@ def test_serve_has_an_admin_only_lobby_off_loopback_and_its_limit_of_tables(
     assert [c.max_open_tables for c in served] == [500, 500, 500, 7]
     assert main(["serve", "--max-open-tables", "0", *given]) == 1
     assert "max open tables" in capsys.readouterr().err
+
+
+def test_serve_allows_the_bound_address_the_loopback_names_and_the_hosts_given(
+    tmp_path, monkeypatch, capsys
+):
+    served = served_configs(monkeypatch)
+    given = ["--db", f"sqlite:///{tmp_path / 'lab.db'}", "--admin-token", "sesame"]
+    loopback = {"localhost", "127.0.0.1", "[::1]"}
+    assert main(["serve", *given]) == 0
+    assert main(["serve", "--host", "192.0.2.7", *given]) == 0
+    assert main(["serve", "--host", "0.0.0.0", *given]) == 0  # every address: none named
+    flags = ["--allowed-hosts", "Lab.Example.org:443,*.example.net,::1,2001:db8::1"]
+    assert main(["serve", "--host", "::", *flags, *given]) == 0
+    assert [set(c.allowed_hosts) for c in served] == [
+        loopback,
+        loopback | {"192.0.2.7"},
+        loopback,
+        loopback | {"lab.example.org", "*.example.net", "[2001:db8::1]"},
+    ]
+    for bad in ("a*.example.org", "exa mple.org", "http://example.org", "a.org,,b.org"):
+        assert main(["serve", "--allowed-hosts", bad, *given]) == 1, bad
+        assert "allowed host" in capsys.readouterr().err

@@ -13,6 +13,7 @@ import pytest
 extras.require("lab")
 
 from fastapi.testclient import TestClient  # noqa: E402
+from test_app import TEST_HOST  # noqa: E402
 
 from presages_env.__main__ import main  # noqa: E402
 from presages_env.lab.app import LabConfig, create_app  # noqa: E402
@@ -80,7 +81,9 @@ def play_to_the_end(client: TestClient, link: str) -> None:
 def test_a_participant_goes_from_consent_through_games_and_questions_and_can_resume(
     db_url, tmp_path
 ):
-    config = LabConfig(db_url=db_url, admin_token="sesame", messages_per_second=1000.0)
+    config = LabConfig(
+        db_url=db_url, admin_token="sesame", allowed_hosts=(TEST_HOST,), messages_per_second=1000.0
+    )
     with TestClient(create_app(config)) as client:
         assert client.post("/api/admin/studies", json=STUDY).status_code == 403
         made = client.post("/api/admin/studies", json=STUDY, headers=ADMIN).json()
