@@ -26,7 +26,6 @@ def test_a_participant_id_alone_opens_no_seat_and_tells_no_condition(tmp_path):
         study = client.post("/api/admin/studies", json=STUDY, headers=ADMIN).json()["study"]
         api = f"/api/study/{study}/worker-1"
         mine = client.post(f"{api}/consent").json()
-        key = {"authorization": f"Bearer {mine['key']}"}
         link = mine["link"].partition("?")[0]
         assert client.get(api).status_code == 403  # someone else who knows the id
         for step in ("play", "consent", "answers"):
@@ -35,6 +34,7 @@ def test_a_participant_id_alone_opens_no_seat_and_tells_no_condition(tmp_path):
             client.post(f"{api}/play", headers={"authorization": "Bearer guess"}).status_code == 403
         )
         assert client.get(link).status_code == 200  # the participant's link still works
+        key = {"authorization": f"Bearer {mine['key']}"}
         _, _, table_id, token = link.split("/")
         with client.websocket_connect(f"/ws/{table_id}/{token}") as socket:
             hello = socket.receive_json()
@@ -65,14 +65,12 @@ def test_the_owner_issues_a_participant_a_new_key_which_voids_the_old(tmp_path):
 
 
 def test_a_client_creating_tables_too_fast_is_told_when_to_come_back(tmp_path):
-    with client_of(
-        f"sqlite:///{tmp_path / 'lab.db'}", table_burst=3, tables_per_minute=1.0
-    ) as client:
-        for _ in range(3):
+    with client_of(f"sqlite:///{tmp_path / 'lab.db'}") as client:  # 10 at once, 10 a minute
+        for _ in range(10):
             open_table(client)
         refused = client.post("/api/tables", json=TABLE)
         assert refused.status_code == 429 and "too many tables" in refused.json()["error"]
-        assert 1 <= int(refused.headers["retry-after"]) <= 60
+        assert 1 <= int(refused.headers["retry-after"]) <= 6
         assert client.post("/api/tables", json=TABLE, headers=ADMIN).status_code == 200
 
 
@@ -89,9 +87,9 @@ def test_an_unjoined_table_expires_after_its_idle_time_even_across_a_restart(tmp
     later = store_module.now() + dt.timedelta(seconds=61)
     monkeypatch.setattr(store_module, "now", lambda: later)
     with client_of(url, max_open_tables=2, idle_seconds=60) as client:  # restarted
+        open_table(client)  # the expired table no longer counts
         listed = client.get("/api/admin/tables", headers=ADMIN).json()
         assert listed["abandoned"] == [unjoined] and joined in listed["unfinished"]
-        open_table(client)  # the expired table no longer counts
         refused = client.post("/api/tables", json=TABLE)
         assert refused.status_code == 503 and "open tables" in refused.json()["error"]
 
