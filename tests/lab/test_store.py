@@ -52,7 +52,8 @@ def test_a_seat_opens_with_its_token_only_and_the_database_keeps_no_token(store:
     table_id, tokens = store.create_table("president", 4, {}, 7, SEATS, 60)
     assert list(tokens) == [0]
     assert store.seat_of(table_id, tokens[0]) == 0
-    assert store.seat_of(table_id, tokens[0][:-1] + "x") is None
+    other = "y" if tokens[0].endswith("x") else "x"  # (one token in 64 ends with x)
+    assert store.seat_of(table_id, tokens[0][:-1] + other) is None
     assert store.seat_of(table_id, "") is None
     assert store.seat_of("other", tokens[0]) is None
     with store.engine.connect() as connection:
