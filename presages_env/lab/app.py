@@ -447,8 +447,9 @@ class _Bucket:
 
 
 class _Limiter:
-    """A token bucket per client (``rate`` a second, ``burst`` at once), for the newest
-    ``clients`` clients: one that goes quiet long enough is forgotten, with a full bucket."""
+    """A token bucket per client (``rate`` a second, ``burst`` at once), kept for the
+    ``clients`` clients seen last: past them the least recent is forgotten (it comes back
+    with a full bucket), so the memory is bounded whatever the number of addresses."""
 
     def __init__(self, rate: float, burst: int, clients: int = 10_000) -> None:
         self.rate, self.burst, self.clients = rate, burst, clients

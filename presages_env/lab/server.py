@@ -44,6 +44,8 @@ def serve(
         raise ValueError(f"the lobby is one of {LOBBIES}, not {lobby!r:.40}")
     max_open_tables = MAX_OPEN_TABLES if max_open_tables is None else max_open_tables
     check_int(max_open_tables, "max open tables", 1, MAX_TABLES_BOUND)
+    if isinstance(allowed_hosts, str):
+        raise TypeError("allowed_hosts is a list of hosts, not one string")
     hosts = [*LOOPBACK_HOSTS, *map(allowed_host, allowed_hosts)]
     if host and not _unspecified(host):
         hosts.insert(0, allowed_host(host))
