@@ -87,6 +87,13 @@ def main(argv: list[str] | None = None) -> int:
         "the bound address and localhost: what browsers reach it by (docs/lab.md)",
     )
     serve.add_argument(
+        "--tables-per-minute",
+        type=int,
+        default=None,
+        help="new tables (a study's enrolments included) one client may open at once and "
+        "then each minute (default 10)",
+    )
+    serve.add_argument(
         "--max-open-tables",
         type=int,
         default=None,

@@ -151,10 +151,7 @@ def create_app(config: LabConfig | None = None, store: Store | None = None) -> F
         admin = _is_admin(request, config.admin_token)
         if config.lobby_admin_only and not admin:
             return _refusal("this server's lobby needs the admin token", 403)
-        wait = 0.0 if admin else table_rate.wait(request.client.host if request.client else "")
-        if wait:
-            refusal = _refusal("too many tables from this client: try again later", 429)
-            refusal.headers["Retry-After"] = str(math.ceil(wait))
+        if not admin and (refusal := _too_fast(request)):
             return refusal
         try:
             data = await _body(request, "a table request")
@@ -252,6 +249,9 @@ def create_app(config: LabConfig | None = None, store: Store | None = None) -> F
 
     @app.post("/api/study/{study_id}/{participant}/consent")
     async def study_consent(request: Request, study_id: str, participant: str) -> JSONResponse:
+        """An enrolment deals a table, so a consent takes the client's rate of new tables."""
+        if refusal := _too_fast(request):
+            return refusal
         return await _study_call(study_flow.consent, request, study_id, participant)
 
     @app.post("/api/study/{study_id}/{participant}/answers")
@@ -335,6 +335,15 @@ def create_app(config: LabConfig | None = None, store: Store | None = None) -> F
         finally:
             app.state.sockets -= 1
             hub.leave(table, seat, socket)
+
+    def _too_fast(request: Request) -> JSONResponse | None:
+        """HTTP 429 with ``Retry-After`` if the client is past its rate of new tables."""
+        wait = table_rate.wait(request.client.host if request.client else "")
+        if not wait:
+            return None
+        refusal = _refusal("too many tables from this client: try again later", 429)
+        refusal.headers["Retry-After"] = str(math.ceil(wait))
+        return refusal
 
     async def _seat(table_id: str, token: str) -> int | None:
         if len(table_id) > 32 or len(token) > 64:

@@ -28,14 +28,17 @@ def serve(
     *,
     lobby: str | None = None,
     max_open_tables: int | None = None,
+    tables_per_minute: int | None = None,
     allowed_hosts: Sequence[str] = (),
 ) -> None:
     """Serve until interrupted; prints the lobby's address and the admin token (a fresh one
     unless given: admin routes always need one). ``lobby``: who may open a table, "admin"
     or "open" (default: open on a loopback address only, so a server others can reach asks
-    for the admin token). The server answers to the bound address, the loopback names and
-    ``allowed_hosts`` only (the ``Host`` header of every request, WebSockets included). A
-    bad setting or database URL raises ``ValueError`` before anything is served."""
+    for the admin token); ``tables_per_minute``: the new tables one client may open at once
+    and then each minute (``LabConfig``'s burst and rate). The server answers to the bound
+    address, the loopback names and ``allowed_hosts`` only (the ``Host`` header of every
+    request, WebSockets included). A bad setting or database URL raises ``ValueError``
+    before anything is served."""
     import uvicorn
 
     check_int(idle_seconds, "idle seconds", MIN_IDLE, MAX_IDLE)
@@ -44,6 +47,8 @@ def serve(
         raise ValueError(f"the lobby is one of {LOBBIES}, not {lobby!r:.40}")
     max_open_tables = MAX_OPEN_TABLES if max_open_tables is None else max_open_tables
     check_int(max_open_tables, "max open tables", 1, MAX_TABLES_BOUND)
+    rate = int(LabConfig.tables_per_minute) if tables_per_minute is None else tables_per_minute
+    check_int(rate, "tables per minute", 1, MAX_TABLES_BOUND)
     if isinstance(allowed_hosts, str):
         raise TypeError("allowed_hosts is a list of hosts, not one string")
     hosts = [*LOOPBACK_HOSTS, *map(allowed_host, allowed_hosts)]
@@ -57,6 +62,8 @@ def serve(
         admin_token=token,
         idle_seconds=idle_seconds,
         max_open_tables=max_open_tables,
+        tables_per_minute=float(rate),
+        table_burst=rate,
         lobby_admin_only=lobby == "admin",
     )
     app = create_app(config)

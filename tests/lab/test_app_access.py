@@ -120,3 +120,16 @@ def test_a_host_not_allowed_is_refused_and_an_origin_checked_against_the_allowed
         for allowed in ("http://testserver", "https://testserver:8443"):
             with client.websocket_connect(path, headers={"origin": allowed}) as socket:
                 assert socket.receive_json()["type"] == "hello"
+
+
+def test_enrolments_deal_tables_so_they_share_the_clients_rate(tmp_path):
+    with client_of(f"sqlite:///{tmp_path / 'lab.db'}") as client:
+        study = client.post("/api/admin/studies", json=STUDY, headers=ADMIN).json()["study"]
+        keys = [client.post(f"/api/study/{study}/p{i}/consent").json()["key"] for i in range(10)]
+        for key in (None, "guess"):  # a key, even a made-up one, is no way around it
+            given = {"authorization": f"Bearer {key}"} if key else {}
+            refused = client.post(f"/api/study/{study}/p10/consent", headers=given)
+            assert refused.status_code == 429 and "retry-after" in refused.headers
+        assert client.app.state.store.participant(study, "p10") is None
+        mine = {"authorization": f"Bearer {keys[0]}"}  # an enrolled participant goes on
+        assert client.post(f"/api/study/{study}/p0/play", headers=mine).status_code == 200

@@ -57,7 +57,7 @@ def served_configs(monkeypatch) -> list:
     return served
 
 
-def test_serve_has_an_admin_only_lobby_off_loopback_and_its_limit_of_tables(
+def test_serve_has_an_admin_only_lobby_off_loopback_and_its_limits_of_tables(
     tmp_path, monkeypatch, capsys
 ):
     served = served_configs(monkeypatch)
@@ -67,12 +67,18 @@ def test_serve_has_an_admin_only_lobby_off_loopback_and_its_limit_of_tables(
         ["--host", "0.0.0.0"],
         ["--host", "0.0.0.0", "--lobby", "open"],
         ["--host", "::1", "--lobby", "admin", "--max-open-tables", "7"],
+        ["--tables-per-minute", "30"],
     ):
         assert main(["serve", *flags, *given]) == 0, capsys.readouterr().err
-    assert [c.lobby_admin_only for c in served] == [False, True, False, True]
-    assert [c.max_open_tables for c in served] == [500, 500, 500, 7]
-    assert main(["serve", "--max-open-tables", "0", *given]) == 1
-    assert "max open tables" in capsys.readouterr().err
+    assert [c.lobby_admin_only for c in served] == [False, True, False, True, False]
+    assert [c.max_open_tables for c in served] == [500, 500, 500, 7, 500]
+    assert [(c.table_burst, c.tables_per_minute) for c in served[3:]] == [(10, 10), (30, 30)]
+    for flag, words in (
+        ("--max-open-tables", "max open tables"),
+        ("--tables-per-minute", "tables per minute"),
+    ):
+        assert main(["serve", flag, "0", *given]) == 1
+        assert words in capsys.readouterr().err
 
 
 def test_serve_allows_the_bound_address_the_loopback_names_and_the_hosts_given(
