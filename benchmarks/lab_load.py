@@ -38,6 +38,7 @@ from presages_env.lab.store import Store
 GAME = "president"
 PEOPLE_PER_TABLE = 2  # the other two seats are random agents (fast)
 MANCHES = 50  # long games: tables keep playing for the whole run
+ADMIN_TOKEN = "lab-load"  # the server's, given on its command line
 RETRY_SECONDS = 0.5  # before a person reconnects, unless the server says how long
 RESUME_SECONDS = 10  # after a restart, while the tables are loaded again
 LOG_TAIL = 40  # lines of the server's log printed when it logged errors
@@ -52,7 +53,7 @@ def free_port() -> int:
 def start_server(port: int, db: str, durability: str, log: Path) -> subprocess.Popen:
     """The server on ``port``, its output appended to ``log``, once it answers."""
     command = [sys.executable, "-m", "presages_env", "serve", "--port", str(port), "--db", db]
-    command += ["--durability", durability]
+    command += ["--durability", durability, "--admin-token", ADMIN_TOKEN]
     with log.open("ab") as out:
         environment = {**os.environ, "PYTHONUNBUFFERED": "1"}  # its lines in order
         server = subprocess.Popen(command, stdout=out, stderr=subprocess.STDOUT, env=environment)
@@ -73,7 +74,8 @@ def open_tables(port: int, tables: int) -> list[str]:
         request = urllib.request.Request(
             f"http://127.0.0.1:{port}/api/tables",
             data=json.dumps(body).encode(),
-            headers={"Content-Type": "application/json"},
+            # as the admin: one client opening every table, past the lobby's rate per client
+            headers={"Content-Type": "application/json", "Authorization": f"Bearer {ADMIN_TOKEN}"},
         )
         with urllib.request.urlopen(request) as answer:
             links += list(json.loads(answer.read())["links"].values())

@@ -5,6 +5,7 @@ human-AI table in a browser, extra lab) and lab (its data)."""
 from __future__ import annotations
 
 import argparse
+import functools
 import os
 import signal
 import sys
@@ -14,6 +15,8 @@ from typing import NoReturn
 import presages_env
 
 INTERRUPTED = "Interrupted; no record saved."
+# what Ctrl-C prints for the commands that save no record of a game
+INTERRUPTED_WORDS = {"serve": "server stopped", "lab": "Interrupted."}
 INTERRUPTED_STATUS = 130  # 128 + SIGINT, as a shell reports a command Ctrl-C stopped
 
 
@@ -71,6 +74,32 @@ def main(argv: list[str] | None = None) -> int:
         default="process",
         help="what an acknowledged move survives on SQLite (docs/lab.md)",
     )
+    serve.add_argument(
+        "--lobby",
+        choices=("admin", "open"),
+        default=None,
+        help="who may open a table: admin (the admin token) or open (anyone; rate-limited); "
+        "default: open on a loopback address, admin on any other",
+    )
+    serve.add_argument(
+        "--allowed-hosts",
+        default=None,
+        help="comma-separated names the server answers to (*.domain for subdomains), besides "
+        "the bound address and localhost: what browsers reach it by (docs/lab.md)",
+    )
+    serve.add_argument(
+        "--tables-per-minute",
+        type=int,
+        default=None,
+        help="new tables (a study's enrolments included) one client may open at once and "
+        "then each minute (default 10)",
+    )
+    serve.add_argument(
+        "--max-open-tables",
+        type=int,
+        default=None,
+        help="unfinished tables at which the lobby refuses more (default 500)",
+    )
     lab = commands.add_parser("lab", help="the lab's data (extra lab; docs/lab.md)")
     lab_commands = lab.add_subparsers(dest="lab_command", required=True)
     export = lab_commands.add_parser(
@@ -92,6 +121,9 @@ def main(argv: list[str] | None = None) -> int:
     proxy.add_argument("--seed", type=int, default=0)
     args = parser.parse_args(argv)
 
+    if args.command in INTERRUPTED_WORDS and signal.getsignal(signal.SIGINT) is exit_on_interrupt:
+        words = INTERRUPTED_WORDS[args.command]
+        signal.signal(signal.SIGINT, functools.partial(exit_on_interrupt, words=words))
     if args.command in ("serve", "lab"):
         try:
             from presages_env.lab.cli import run as run_lab
@@ -141,11 +173,12 @@ def one_line(error: Exception) -> str:
     return " ".join(str(error).split())
 
 
-def exit_on_interrupt(signum: int, frame: object) -> NoReturn:
-    """Ctrl-C at any moment, start-up included: one line and the shell's status, no traceback.
+def exit_on_interrupt(signum: int, frame: object, words: str = INTERRUPTED) -> NoReturn:
+    """Ctrl-C at any moment, start-up included: one line (``words``: the command's own, as
+    ``serve``'s "server stopped" once uvicorn has shut down) and the shell's status, no traceback.
     It exits here instead of raising ``KeyboardInterrupt``: raised inside an import, C code
     can turn that into another error (numpy: "PyCapsule_Import could not import")."""
-    os.write(sys.stderr.fileno(), f"\n{INTERRUPTED}\n".encode())
+    os.write(sys.stderr.fileno(), f"\n{words}\n".encode())
     os._exit(INTERRUPTED_STATUS)  # the record: whole or absent (one rename), a stray .tmp at worst
 
 

@@ -3,9 +3,12 @@ replay page, with every response under a Content-Security-Policy that allows no 
 script (the pages load their script from /static).
 
 Bounds: a request body and a WebSocket message have a size cap, a socket a message rate,
-the server a number of open sockets (and a seat a few); a WebSocket from a browser must come
-from the server's own origin (or one the config allows). Admin routes need the admin token
-given at start-up, as ``Authorization: Bearer TOKEN``.
+a client a rate of new tables, the server a number of open sockets (and a seat a few) and
+of open tables (an unjoined one stops counting after its idle time); a WebSocket from a
+browser must come from one of the allowed hosts (or an origin the config allows). Every
+request, a WebSocket's included, names an allowed host in its ``Host`` header (HTTP 400
+otherwise): a page on another name, DNS-rebinding one included, reaches nothing. Admin
+routes need the admin token given at start-up, as ``Authorization: Bearer TOKEN``.
 
 A WebSocket is refused before its handshake with HTTP 403 for what retrying cannot mend (no
 such seat, a foreign origin) and HTTP 503 with ``Retry-After`` for what it may: the server's
@@ -23,15 +26,19 @@ import hashlib
 import hmac
 import json
 import logging
+import math
 import re
 import time
+from collections import OrderedDict
 from importlib.resources import files
 from typing import Any
+from urllib.parse import quote, urlsplit
 
 from fastapi import FastAPI, Request, WebSocket, WebSocketDisconnect
 from fastapi.responses import HTMLResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from sqlalchemy.exc import OperationalError
+from starlette.middleware.trustedhost import TrustedHostMiddleware
 from starlette.websockets import WebSocketDisconnected
 
 from presages_env import records
@@ -54,6 +61,8 @@ MAX_DEPTH = 4  # how deep a request's JSON may nest
 UNSUPPORTED_DATA = 1003  # the WebSocket close code for a binary frame
 INLINE_SCRIPT = re.compile(r"<script>(.*?)</script>", re.S)
 RETRY_AFTER = 2  # seconds a refused WebSocket is told to wait (HTTP 503 Retry-After)
+MAX_OPEN_TABLES = 500  # the lobby's default bound
+LOOPBACK_HOSTS = ("localhost", "127.0.0.1", "[::1]")  # as a Host header names them, no port
 LOG = logging.getLogger(__name__)
 
 
@@ -63,10 +72,15 @@ class LabConfig:
     durability: str = "process"  # what a SQLite commit survives: "process" or "power"
     admin_token: str | None = None  # None: admin routes are closed
     idle_seconds: int = 120  # a new table's default for how long a person may think
-    allowed_origins: tuple[str, ...] = ()  # besides the server's own
+    # the Host header's names (``*.domain`` for its subdomains), its port aside; a
+    # browser's WebSocket must come from a page on one of them (or from allowed_origins)
+    allowed_hosts: tuple[str, ...] = LOOPBACK_HOSTS
+    allowed_origins: tuple[str, ...] = ()  # full origins, as "https://lab.example.org"
     max_sockets: int = 1000
-    max_open_tables: int = 500  # unfinished tables; the lobby refuses more (503)
+    max_open_tables: int = MAX_OPEN_TABLES  # unfinished, unexpired tables; more: 503
     lobby_admin_only: bool = False  # True: creating a table needs the admin token
+    tables_per_minute: float = 10.0  # a client's sustained rate of new tables (then 429)
+    table_burst: int = 10  # new tables a client may open at once
     max_sockets_per_seat: int = 3
     messages_per_second: float = 5.0  # a socket's sustained rate
     burst: int = 20  # messages a socket may send at once
@@ -80,7 +94,9 @@ def create_app(config: LabConfig | None = None, store: Store | None = None) -> F
     static = files("presages_env.lab") / "static"
     app = FastAPI(title="presages_env lab", docs_url=None, redoc_url=None, openapi_url=None)
     app.state.store = store
+    app.state.config = config
     app.state.sockets = 0
+    table_rate = _Limiter(config.tables_per_minute / 60, config.table_burst)
 
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI):
@@ -135,16 +151,18 @@ def create_app(config: LabConfig | None = None, store: Store | None = None) -> F
 
     @app.post("/api/tables")
     async def create_table(request: Request) -> JSONResponse:
-        if config.lobby_admin_only and not _is_admin(request, config.admin_token):
+        admin = _is_admin(request, config.admin_token)
+        if config.lobby_admin_only and not admin:
             return _refusal("this server's lobby needs the admin token", 403)
+        if not admin and (refusal := _too_fast(request)):
+            return refusal
         try:
             data = await _body(request, "a table request")
             # in a thread: checking an agent seat loads it (a PPO checkpoint: torch)
             wanted = await asyncio.to_thread(lobby.table_request, data, config.idle_seconds)
         except (ValueError, TypeError, ImportError, OSError) as error:
             return _refusal(str(error), 413 if isinstance(error, _TooLarge) else 400)
-        open_tables = len(await asyncio.to_thread(store.table_ids, False))
-        if open_tables >= config.max_open_tables:
+        if await asyncio.to_thread(store.open_tables) >= config.max_open_tables:
             reason = f"the server has its limit of {config.max_open_tables} open tables"
             return _refusal(f"{reason}: try again later", 503)
         table_id, tokens = await asyncio.to_thread(
@@ -189,7 +207,8 @@ def create_app(config: LabConfig | None = None, store: Store | None = None) -> F
             return _refusal("this needs the admin token", 403)
         done = await asyncio.to_thread(store.table_ids, True)
         going = await asyncio.to_thread(store.table_ids, False)
-        return JSONResponse({"finished": done, "unfinished": going})
+        abandoned = await asyncio.to_thread(store.abandoned_table_ids)  # among the unfinished
+        return JSONResponse({"finished": done, "unfinished": going, "abandoned": abandoned})
 
     @app.post("/api/admin/studies")
     async def create_study(request: Request) -> JSONResponse:
@@ -206,17 +225,37 @@ def create_app(config: LabConfig | None = None, store: Store | None = None) -> F
     async def study_page(study_id: str) -> HTMLResponse:
         return page("study.html")
 
+    @app.post("/api/admin/studies/{study_id}/{participant}/key")
+    async def reissue_participant_key(
+        request: Request, study_id: str, participant: str
+    ) -> JSONResponse:
+        """A participant's new key (the old one stops working), as their study link."""
+        if not _is_admin(request, config.admin_token):
+            return _refusal("this needs the admin token", 403)
+        if len(study_id) > 32 or len(participant) > 64:
+            return _refusal("no such participant", 404)
+        try:
+            key = await asyncio.to_thread(store.reissue_key, study_id, participant)
+        except LookupError as error:
+            return _refusal(str(error), 404)
+        link = f"/study/{quote(study_id)}?participant={quote(participant)}#key={key}"
+        return JSONResponse({"key": key, "link": link})
+
+    # A participant's calls carry their key as ``Authorization: Bearer KEY`` (study.js)
     @app.get("/api/study/{study_id}/{participant}")
-    async def study_stage(study_id: str, participant: str) -> JSONResponse:
-        return await _study_call(study_flow.where, study_id, participant)
+    async def study_stage(request: Request, study_id: str, participant: str) -> JSONResponse:
+        return await _study_call(study_flow.where, request, study_id, participant)
 
     @app.post("/api/study/{study_id}/{participant}/play")
-    async def study_play(study_id: str, participant: str) -> JSONResponse:
-        return await _study_call(study_flow.advance, study_id, participant)
+    async def study_play(request: Request, study_id: str, participant: str) -> JSONResponse:
+        return await _study_call(study_flow.advance, request, study_id, participant)
 
     @app.post("/api/study/{study_id}/{participant}/consent")
-    async def study_consent(study_id: str, participant: str) -> JSONResponse:
-        return await _study_call(study_flow.consent, study_id, participant)
+    async def study_consent(request: Request, study_id: str, participant: str) -> JSONResponse:
+        """An enrolment deals a table, so a consent takes the client's rate of new tables."""
+        if refusal := _too_fast(request):
+            return refusal
+        return await _study_call(study_flow.consent, request, study_id, participant)
 
     @app.post("/api/study/{study_id}/{participant}/answers")
     async def study_answers(request: Request, study_id: str, participant: str) -> JSONResponse:
@@ -224,13 +263,18 @@ def create_app(config: LabConfig | None = None, store: Store | None = None) -> F
             data = await _body(request, "the answers")
         except ValueError as error:
             return _refusal(str(error), 413 if isinstance(error, _TooLarge) else 400)
-        return await _study_call(study_flow.answer, study_id, participant, data)
+        return await _study_call(study_flow.answer, request, study_id, participant, data)
 
-    async def _study_call(step, *args: Any) -> JSONResponse:
+    async def _study_call(
+        step, request: Request, study_id: str, participant: str, *data: Any
+    ) -> JSONResponse:
+        key = _bearer(request)
         try:
-            now = await asyncio.to_thread(step, store, *args)
+            now = await asyncio.to_thread(step, store, study_id, participant, key, *data)
         except LookupError as error:
             return _refusal(str(error), 404)
+        except PermissionError as error:
+            return _refusal(str(error), 403)
         except (ValueError, TypeError) as error:
             return _refusal(str(error))
         if "link" in now:  # a fresh link: the old one's sockets are closed
@@ -240,7 +284,7 @@ def create_app(config: LabConfig | None = None, store: Store | None = None) -> F
     @app.websocket("/ws/{table_id}/{token}")
     async def table_socket(socket: WebSocket, table_id: str, token: str) -> None:
         origin = socket.headers.get("origin")
-        if origin is not None and not _same_origin(origin, socket, config.allowed_origins):
+        if origin is not None and not _origin_allowed(origin, config):
             await socket.close(POLICY_VIOLATION, "origin not allowed")
             return
         try:
@@ -295,11 +339,25 @@ def create_app(config: LabConfig | None = None, store: Store | None = None) -> F
             app.state.sockets -= 1
             hub.leave(table, seat, socket)
 
+    def _too_fast(request: Request) -> JSONResponse | None:
+        """HTTP 429 with ``Retry-After`` if the client is past its rate of new tables."""
+        wait = table_rate.wait(request.client.host if request.client else "")
+        if not wait:
+            return None
+        refusal = _refusal("too many tables from this client: try again later", 429)
+        refusal.headers["Retry-After"] = str(math.ceil(wait))
+        return refusal
+
     async def _seat(table_id: str, token: str) -> int | None:
         if len(table_id) > 32 or len(token) > 64:
             return None
         return await asyncio.to_thread(store.seat_of, table_id, token)
 
+    # the outermost layer: a request on a host not allowed (a DNS-rebinding page's: its own
+    # name) is refused, a WebSocket's handshake included, before any route sees it
+    app.add_middleware(
+        TrustedHostMiddleware, allowed_hosts=list(config.allowed_hosts), www_redirect=False
+    )
     return app
 
 
@@ -337,15 +395,37 @@ async def _unavailable(socket: WebSocket, reason: str) -> None:
     await socket.send_denial_response(_retry_later(reason))
 
 
+def _bearer(request: Request) -> str | None:
+    """The ``Authorization: Bearer`` credential the request carries, if any."""
+    scheme, _, credential = request.headers.get("authorization", "").partition(" ")
+    return credential if scheme == "Bearer" and credential else None
+
+
 def _is_admin(request: Request, admin_token: str | None) -> bool:
     given = request.headers.get("authorization", "")
     expected = f"Bearer {admin_token}"
     return admin_token is not None and hmac.compare_digest(given.encode(), expected.encode())
 
 
-def _same_origin(origin: str, socket: WebSocket, allowed: tuple[str, ...]) -> bool:
-    host = socket.headers.get("host", "")
-    return origin in allowed or origin in (f"http://{host}", f"https://{host}")
+def _origin_allowed(origin: str, config: LabConfig) -> bool:
+    """Whether a page at ``origin`` may open a WebSocket: one of the allowed origins, or an
+    http(s) page on an allowed host (never judged by the request's own Host header)."""
+    if origin in config.allowed_origins:
+        return True
+    try:
+        parts = urlsplit(origin)
+        host = parts.hostname
+    except ValueError:  # a malformed address
+        return False
+    if parts.scheme not in ("http", "https") or not host:
+        return False
+    host = f"[{host}]" if ":" in host else host  # an IPv6 address, as a Host header has it
+    return _host_allowed(host, config.allowed_hosts)
+
+
+def _host_allowed(host: str, allowed: tuple[str, ...]) -> bool:
+    """TrustedHostMiddleware's rule: the name itself, or a subdomain of a ``*.domain``."""
+    return any(host == a or (a.startswith("*.") and host.endswith(a[1:])) for a in allowed)
 
 
 def _replay_csp(html: str) -> str:
@@ -365,10 +445,32 @@ class _Bucket:
         self.tokens, self.last = float(burst), time.monotonic()
 
     def take(self) -> bool:
+        return self.wait() == 0
+
+    def wait(self) -> float:
+        """Take a message's token: 0, or the seconds until one is there (none taken)."""
         now = time.monotonic()
         self.tokens = min(self.burst, self.tokens + (now - self.last) * self.rate)
         self.last = now
         if self.tokens < 1:
-            return False
+            return (1 - self.tokens) / self.rate
         self.tokens -= 1
-        return True
+        return 0.0
+
+
+class _Limiter:
+    """A token bucket per client (``rate`` a second, ``burst`` at once), kept for the
+    ``clients`` clients seen last: past them the least recent is forgotten (it comes back
+    with a full bucket), so the memory is bounded whatever the number of addresses."""
+
+    def __init__(self, rate: float, burst: int, clients: int = 10_000) -> None:
+        self.rate, self.burst, self.clients = rate, burst, clients
+        self.buckets: OrderedDict[str, _Bucket] = OrderedDict()
+
+    def wait(self, client: str) -> float:
+        """0 if ``client`` may go on now, else the seconds it should wait."""
+        bucket = self.buckets.pop(client, None) or _Bucket(self.rate, self.burst)
+        self.buckets[client] = bucket  # the newest last
+        if len(self.buckets) > self.clients:
+            self.buckets.popitem(last=False)
+        return bucket.wait()

@@ -29,6 +29,10 @@ def run(args: argparse.Namespace) -> int:
                 args.admin_token or os.environ.get(ADMIN_TOKEN_VARIABLE),
                 args.idle_seconds,
                 args.durability,
+                lobby=args.lobby,
+                max_open_tables=args.max_open_tables,
+                tables_per_minute=args.tables_per_minute,
+                allowed_hosts=args.allowed_hosts.split(",") if args.allowed_hosts else (),
             )
         elif args.lab_command == "migrate":
             Store(args.db).migrate()

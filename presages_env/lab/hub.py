@@ -53,10 +53,18 @@ class Table:
 
     @property
     def names(self) -> list[str]:
+        """The seats' names as shown; at a study's table neutral ones, which tell no
+        condition (its agents are named after their kind)."""
+        if self.data.in_study:
+            return [f"player {p + 1}" for p in range(len(self.data.seats))]
         return [s.name for s in self.data.seats]
 
     @property
     def kinds(self) -> list[str]:
+        """Who sits where as shown: ``human`` or the agent, at a study's table only
+        ``agent`` (the condition is told to the study's owner alone)."""
+        if self.data.in_study:
+            return [s.kind if s.kind == HUMAN else "agent" for s in self.data.seats]
         return [s.kind for s in self.data.seats]
 
     def idle_rule(self) -> str:

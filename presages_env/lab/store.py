@@ -17,6 +17,7 @@ from __future__ import annotations
 import dataclasses
 import datetime as dt
 import hashlib
+import hmac
 import json
 import secrets
 from importlib.resources import files
@@ -31,6 +32,7 @@ from sqlalchemy import (
     Text,
     create_engine,
     event,
+    func,
     select,
 )
 from sqlalchemy.engine import Engine, make_url
@@ -60,6 +62,8 @@ class TableRow(Base):
     idle_seconds: Mapped[int] = mapped_column(Integer)
     created_at: Mapped[dt.datetime] = mapped_column(DateTime(timezone=True))
     finished_at: Mapped[dt.datetime | None] = mapped_column(DateTime(timezone=True))
+    # until its first move, when the table is abandoned unjoined (None once a move is stored)
+    expires_at: Mapped[dt.datetime | None] = mapped_column(DateTime(timezone=True))
 
 
 class SeatRow(Base):
@@ -96,6 +100,7 @@ class ParticipantRow(Base):
     participant: Mapped[str] = mapped_column(String(64), primary_key=True)  # the platform's id
     condition: Mapped[str] = mapped_column(String(40))
     consented_at: Mapped[dt.datetime] = mapped_column(DateTime(timezone=True))
+    key_hash: Mapped[str | None] = mapped_column(String(64))  # their key's (None: none issued)
 
 
 class StudyGameRow(Base):
@@ -103,7 +108,7 @@ class StudyGameRow(Base):
     study_id: Mapped[str] = mapped_column(ForeignKey("lab_studies.id"), primary_key=True)
     participant: Mapped[str] = mapped_column(String(64), primary_key=True)
     game_index: Mapped[int] = mapped_column(Integer, primary_key=True)
-    table_id: Mapped[str] = mapped_column(ForeignKey("lab_tables.id"))
+    table_id: Mapped[str] = mapped_column(ForeignKey("lab_tables.id"), index=True)
     seat: Mapped[int] = mapped_column(Integer)
 
 
@@ -159,6 +164,7 @@ class TableData:
     finished: bool
     seats: list[SeatSpec]
     moves: list[dict[str, Any]]
+    in_study: bool = False  # a study's game: its page names no agent (the condition)
 
     @property
     def actions(self) -> list[int]:
@@ -204,8 +210,9 @@ class Store:
             synchronous = DURABILITY[durability]
             event.listen(self.engine, "connect", lambda c, _: _sqlite_pragmas(c, synchronous))
 
-    def migrate(self) -> None:
-        """Bring the schema to the newest Alembic revision (creates it in an empty database)."""
+    def migrate(self, revision: str = "head") -> None:
+        """Bring the schema to the newest Alembic revision, or ``revision`` (creates it in an
+        empty database)."""
         from alembic import command
         from alembic.config import Config
 
@@ -213,7 +220,7 @@ class Store:
         config.set_main_option("script_location", str(files("presages_env.lab") / "migrations"))
         with self.engine.begin() as connection:
             config.attributes["connection"] = connection
-            command.upgrade(config, "head")
+            command.upgrade(config, revision)
 
     def close(self) -> None:
         self.engine.dispose()
@@ -232,6 +239,7 @@ class Store:
         table_id = secrets.token_urlsafe(12)
         humans = [p for p, spec in enumerate(seats) if spec.kind == "human"]
         tokens = {p: secrets.token_urlsafe(TOKEN_BYTES) for p in humans}
+        created = now()
         with Session(self.engine) as session, session.begin():
             session.add(
                 TableRow(
@@ -241,8 +249,9 @@ class Store:
                     options=json.dumps(options),
                     seed=seed,
                     idle_seconds=idle_seconds,
-                    created_at=now(),
+                    created_at=created,
                     finished_at=None,
+                    expires_at=created + dt.timedelta(seconds=idle_seconds),
                 )
             )
             session.flush()  # the table before its seats (PostgreSQL checks the foreign key)
@@ -282,6 +291,7 @@ class Store:
             moves = session.scalars(
                 select(MoveRow).where(MoveRow.table_id == table_id).order_by(MoveRow.step)
             )
+            in_study = select(StudyGameRow.table_id).where(StudyGameRow.table_id == table_id)
             return TableData(
                 row.id,
                 row.game,
@@ -292,6 +302,7 @@ class Store:
                 row.finished_at is not None,
                 [SeatSpec(s.kind, s.name) for s in seats],
                 [_move_json(m) for m in moves],
+                session.scalar(in_study.limit(1)) is not None,
             )
 
     def table_ids(self, finished: bool | None = None) -> list[str]:
@@ -303,6 +314,28 @@ class Store:
             )
         with Session(self.engine) as session:
             return list(session.scalars(query))
+
+    def open_tables(self) -> int:
+        """How many tables are unfinished and not abandoned: the lobby's bound counts these."""
+        query = (
+            select(func.count())
+            .select_from(TableRow)
+            .where(
+                TableRow.finished_at.is_(None),
+                TableRow.expires_at.is_(None) | (TableRow.expires_at > now()),
+            )
+        )
+        with Session(self.engine) as session:
+            return session.scalar(query)
+
+    def abandoned_table_ids(self) -> list[str]:
+        """The tables left unjoined (no move stored) past their deadline, oldest first: they
+        count no more as open; a seat that opens one later still plays it."""
+        query = select(TableRow.id).where(
+            TableRow.finished_at.is_(None), TableRow.expires_at <= now()
+        )
+        with Session(self.engine) as session:
+            return list(session.scalars(query.order_by(TableRow.created_at)))
 
     def add_move(
         self,
@@ -370,8 +403,10 @@ class Store:
                 counts[condition] = counts.get(condition, 0) + 1
             return counts
 
-    def add_participant(self, study_id: str, participant: str, condition: str) -> bool:
-        """Store the participant's consent and condition; False if they are already in."""
+    def add_participant(self, study_id: str, participant: str, condition: str) -> str | None:
+        """Store the participant's consent and condition; their key (only here: the database
+        keeps its hash), or None if they are already in."""
+        key = secrets.token_urlsafe(TOKEN_BYTES)
         try:
             with Session(self.engine) as session, session.begin():
                 session.add(
@@ -380,11 +415,31 @@ class Store:
                         participant=participant,
                         condition=condition,
                         consented_at=now(),
+                        key_hash=hash_token(key),
                     )
                 )
         except IntegrityError:
+            return None
+        return key
+
+    def holds_key(self, study_id: str, participant: str, key: str | None) -> bool:
+        """Whether ``key`` is the participant's (False for no key, or none issued)."""
+        with Session(self.engine) as session:
+            row = session.get(ParticipantRow, (study_id, participant))
+        if row is None or row.key_hash is None or not key:
             return False
-        return True
+        return hmac.compare_digest(row.key_hash, hash_token(key))
+
+    def reissue_key(self, study_id: str, participant: str) -> str:
+        """A new key for the participant (their old one stops working): the study's owner
+        gives it to one who lost theirs. ``LookupError`` if they have not consented."""
+        key = secrets.token_urlsafe(TOKEN_BYTES)
+        with Session(self.engine) as session, session.begin():
+            row = session.get(ParticipantRow, (study_id, participant))
+            if row is None:
+                raise LookupError(f"no participant {participant!r} in this study")
+            row.key_hash = hash_token(key)
+        return key
 
     def participant(self, study_id: str, participant: str) -> dict[str, Any] | None:
         """The participant's condition, games (index -> table id, seat) and answered games."""
@@ -482,13 +537,17 @@ class Store:
 
     def reissue_token(self, table_id: str, seat: int) -> str:
         """A new token for the seat (its old link stops working): how a participant, who
-        holds their id, not a link, gets back to their table."""
+        holds their key, not a link, gets back to their table. A table still unjoined gets
+        a new deadline with it, its idle time from now."""
         token = secrets.token_urlsafe(TOKEN_BYTES)
         with Session(self.engine) as session, session.begin():
             row = session.get(SeatRow, (table_id, seat))
             if row is None:
                 raise LookupError(f"table {table_id!r} has no seat {seat}")
             row.token_hash = hash_token(token)
+            table = session.get(TableRow, table_id)
+            if table.expires_at is not None:
+                table.expires_at = now() + dt.timedelta(seconds=table.idle_seconds)
         return token
 
     def _exists(self, row_type: type[Base], key: Any) -> bool:
@@ -507,11 +566,13 @@ def _write_move(session: Session, move: Move, received: dt.datetime) -> None:
             )
     session.add(MoveRow(**fields, received_at=received))
     session.flush()  # the move first: a stored step stops here, and the table row exists
-    if finished:
+    if finished or move.step == 0:  # its end, or its first move: joined, it never expires
         table = session.get(TableRow, move.table_id)
         if table is None:  # where foreign keys are not enforced
             raise LookupError(f"there is no table {move.table_id!r}")
-        table.finished_at = received
+        table.expires_at = None
+        if finished:
+            table.finished_at = received
 
 
 def _move_json(move: MoveRow) -> dict[str, Any]:

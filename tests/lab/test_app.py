@@ -23,9 +23,13 @@ STATIC = Path(__file__).resolve().parents[2] / "presages_env" / "lab" / "static"
 HEURISTICS = ["human", "heuristic", "heuristic", "heuristic"]
 
 
+TEST_HOST = "testserver"  # the Host header of Starlette's test client
+
+
 def client_of(url: str, **config) -> TestClient:
-    """A server on ``url``; a test client answers at once, so its rate is bounded loosely."""
-    config = {"messages_per_second": 1000.0, **config}
+    """A server on ``url`` that allows the test client's host; a test client answers at
+    once, so its rate is bounded loosely."""
+    config = {"messages_per_second": 1000.0, "allowed_hosts": (TEST_HOST,), **config}
     return TestClient(create_app(LabConfig(db_url=url, admin_token="sesame", **config)))
 
 
@@ -217,6 +221,7 @@ def test_pages_allow_no_inline_script_and_admin_needs_the_token(tmp_path):
         assert client.get("/api/admin/tables", headers=right).json() == {
             "finished": [],
             "unfinished": [],
+            "abandoned": [],
         }
     for page in STATIC.glob("*.html"):
         html = page.read_text()

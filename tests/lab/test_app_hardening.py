@@ -13,7 +13,7 @@ extras.require("lab")
 
 from fastapi.testclient import TestClient  # noqa: E402
 from starlette.websockets import WebSocketDisconnect  # noqa: E402
-from test_app import client_of, my_turn, open_table  # noqa: E402
+from test_app import TEST_HOST, client_of, my_turn, open_table  # noqa: E402
 from test_study import ADMIN, STUDY  # noqa: E402
 
 from presages_env.lab.app import LabConfig, create_app  # noqa: E402
@@ -46,41 +46,52 @@ def test_a_move_from_a_socket_whose_token_was_reissued_is_refused(tmp_path):
 
 
 def test_issuing_a_study_link_closes_the_old_links_sockets_and_a_get_issues_none(tmp_path):
-    config = LabConfig(db_url=f"sqlite:///{tmp_path / 'lab.db'}", admin_token="sesame")
+    config = LabConfig(
+        db_url=f"sqlite:///{tmp_path / 'lab.db'}", admin_token="sesame", allowed_hosts=(TEST_HOST,)
+    )
     with TestClient(create_app(config)) as client:
         made = client.post("/api/admin/studies", json=STUDY, headers=ADMIN).json()
         api = f"/api/study/{made['study']}/worker-7"
         store = client.app.state.store
         assert client.get(api).json()["stage"] == "consent"
-        client.post(f"{api}/consent")  # consent records the participant, then deals game 1
+        consented = client.post(f"{api}/consent").json()  # records them, then deals game 1
+        key = {"authorization": f"Bearer {consented['key']}"}
         tables = store.table_ids()
         for _ in range(3):
-            assert "link" not in client.get(api).json()
+            assert "link" not in client.get(api, headers=key).json()
         assert store.table_ids() == tables  # a GET deals nothing and voids no link
-        first = client.post(f"{api}/play").json()["link"].partition("?")[0]
+        first = client.post(f"{api}/play", headers=key).json()["link"].partition("?")[0]
         _, _, table_id, token = first.split("/")
         with client.websocket_connect(f"/ws/{table_id}/{token}") as old:
             assert old.receive_json()["type"] == "hello"
-            second = client.post(f"{api}/play").json()["link"]
+            second = client.post(f"{api}/play", headers=key).json()["link"]
             assert second.split("/")[2] == table_id
             assert closing_code(old) == 1008
         assert client.get(first).status_code == 404  # the old link stops working
 
 
 def test_a_refused_answer_changes_nothing(tmp_path):
-    config = LabConfig(db_url=f"sqlite:///{tmp_path / 'lab.db'}", admin_token="sesame")
+    config = LabConfig(
+        db_url=f"sqlite:///{tmp_path / 'lab.db'}", admin_token="sesame", allowed_hosts=(TEST_HOST,)
+    )
     with TestClient(create_app(config)) as client:
         made = client.post("/api/admin/studies", json=STUDY, headers=ADMIN).json()
         store = client.app.state.store
-        store.add_participant(made["study"], "p1", "random")  # consented, no game dealt yet
-        answered = client.post(f"/api/study/{made['study']}/p1/answers", json={"junk": 1})
+        key = store.add_participant(made["study"], "p1", "random")  # consented, no game yet
+        answered = client.post(
+            f"/api/study/{made['study']}/p1/answers",
+            json={"junk": 1},
+            headers={"authorization": f"Bearer {key}"},
+        )
         assert answered.status_code == 400
         assert store.table_ids() == []
         assert store.participant(made["study"], "p1")["games"] == {}
 
 
 def test_deeply_nested_bodies_are_refused_not_a_server_error(tmp_path):
-    config = LabConfig(db_url=f"sqlite:///{tmp_path / 'lab.db'}", admin_token="sesame")
+    config = LabConfig(
+        db_url=f"sqlite:///{tmp_path / 'lab.db'}", admin_token="sesame", allowed_hosts=(TEST_HOST,)
+    )
     with TestClient(create_app(config), raise_server_exceptions=False) as client:
         made = client.post("/api/admin/studies", json=STUDY, headers=ADMIN).json()
         for path in ("/api/tables", f"/api/study/{made['study']}/p1/answers"):
@@ -112,7 +123,7 @@ def test_serve_reads_its_database_and_admin_token_from_the_environment(monkeypat
     from presages_env.lab import cli
 
     given = []
-    monkeypatch.setattr(cli, "serve", lambda *settings: given.append(settings))
+    monkeypatch.setattr(cli, "serve", lambda *settings, **named: given.append(settings))
     monkeypatch.setenv("PRESAGES_LAB_DB", "sqlite:///lab.db")
     monkeypatch.setenv("PRESAGES_LAB_ADMIN_TOKEN", "sesame")
     assert main(["serve"]) == 0

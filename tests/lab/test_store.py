@@ -4,12 +4,15 @@ the checked replay."""
 
 from __future__ import annotations
 
+import datetime as dt
+
 import numpy as np
 import pytest
 from sqlalchemy import inspect, text
 
 import presages_env
 from presages_env.agents import RandomAgent
+from presages_env.lab import store as store_module
 from presages_env.lab.live import LiveGame
 from presages_env.lab.store import (
     LinkReplaced,
@@ -19,9 +22,11 @@ from presages_env.lab.store import (
     Store,
     database_url,
     hash_token,
+    now,
 )
 
 SEATS = [SeatSpec("human", "Ada"), *[SeatSpec("heuristic", "heuristic")] * 3]
+HEAD = "0004"  # the newest migration
 
 
 def played(name: str, seed: int, moves: int) -> LiveGame:
@@ -40,16 +45,15 @@ def test_migrations_make_the_schema_and_run_again_harmlessly(store: Store):
     tables = set(inspect(store.engine).get_table_names())
     assert {"lab_tables", "lab_seats", "lab_moves", "lab_studies", "lab_answers"} <= tables
     with store.engine.connect() as connection:
-        assert (
-            connection.execute(text("select version_num from alembic_version")).scalar() == "0002"
-        )
+        assert connection.execute(text("select version_num from alembic_version")).scalar() == HEAD
 
 
 def test_a_seat_opens_with_its_token_only_and_the_database_keeps_no_token(store: Store):
     table_id, tokens = store.create_table("president", 4, {}, 7, SEATS, 60)
     assert list(tokens) == [0]
     assert store.seat_of(table_id, tokens[0]) == 0
-    assert store.seat_of(table_id, tokens[0][:-1] + "x") is None
+    other = "y" if tokens[0].endswith("x") else "x"  # (one token in 64 ends with x)
+    assert store.seat_of(table_id, tokens[0][:-1] + other) is None
     assert store.seat_of(table_id, "") is None
     assert store.seat_of("other", tokens[0]) is None
     with store.engine.connect() as connection:
@@ -149,3 +153,73 @@ def test_a_missing_table_or_seat_is_named_not_taken_for_a_stale_move(store: Stor
         store.add_move("nope", 0, 0, 1, "a move", "human")
     with pytest.raises(LookupError, match="no seat 0"):
         store.reissue_token("nope", 0)
+
+
+def test_a_participant_who_consented_before_keys_is_refused_until_the_owner_issues_one(db_url):
+    store = Store(db_url)
+    store.migrate("0002")
+    study = store.create_study({"name": "older"})
+    with store.engine.begin() as connection:
+        connection.execute(
+            text("insert into lab_participants values (:s, 'p1', 'random', :t)"),
+            {"s": study, "t": now()},
+        )
+    store.migrate()
+    assert not store.holds_key(study, "p1", None) and not store.holds_key(study, "p1", "")
+    key = store.reissue_key(study, "p1")
+    assert store.holds_key(study, "p1", key) and not store.holds_key(study, "p1", key + "x")
+    assert store.reissue_key(study, "p1") != key and not store.holds_key(study, "p1", key)
+    with pytest.raises(LookupError, match="no participant"):
+        store.reissue_key(study, "p2")
+    store.close()
+
+
+def test_a_participants_key_is_given_once_and_kept_as_a_hash(store: Store):
+    study = store.create_study({"name": "keys"})
+    key = store.add_participant(study, "p1", "random")
+    assert key and store.holds_key(study, "p1", key)
+    assert store.add_participant(study, "p1", "heuristic") is None  # in already: no new key
+    with store.engine.connect() as connection:
+        dump = " ".join(map(str, connection.execute(text("select * from lab_participants")).all()))
+    assert key not in dump and hash_token(key) in dump
+
+
+def later(monkeypatch, seconds: float) -> None:
+    """The store's clock ``seconds`` on from now."""
+    then = now() + dt.timedelta(seconds=seconds)
+    monkeypatch.setattr(store_module, "now", lambda: then)
+
+
+def test_an_unjoined_table_is_abandoned_at_its_deadline_until_a_move_or_a_new_link(
+    store: Store, monkeypatch
+):
+    unjoined, _ = store.create_table("president", 4, {}, 1, SEATS, 60)
+    joined, _ = store.create_table("president", 4, {}, 2, SEATS, 60)
+    store.add_move(joined, 0, 0, 3, "a first move", "agent")
+    assert store.open_tables() == 2 and store.abandoned_table_ids() == []
+    later(monkeypatch, 61)
+    assert store.open_tables() == 1 and store.abandoned_table_ids() == [unjoined]
+    store.reissue_token(unjoined, 0)  # a participant's fresh link: a fresh deadline
+    assert store.open_tables() == 2
+    later(monkeypatch, 130)
+    assert store.open_tables() == 1 and store.abandoned_table_ids() == [unjoined]
+    assert set(store.table_ids(finished=False)) == {unjoined, joined}
+
+
+def test_the_deadline_migration_gives_unjoined_tables_theirs(db_url, monkeypatch):
+    store = Store(db_url)
+    store.migrate("0003")
+    created = now()
+    insert = "insert into lab_tables values (:id, 'president', 4, '{}', 1, 60, :t, :end)"
+    with store.engine.begin() as connection:
+        for table_id, end in (("unjoined", None), ("joined", None), ("over", created)):
+            connection.execute(text(insert), {"id": table_id, "t": created, "end": end})
+        connection.execute(
+            text("insert into lab_moves values ('joined', 0, 1, 3, 'x', 'agent', :t, null)"),
+            {"t": created},
+        )
+    store.migrate()
+    assert store.open_tables() == 2 and store.abandoned_table_ids() == []
+    later(monkeypatch, 61)
+    assert store.open_tables() == 1 and store.abandoned_table_ids() == ["unjoined"]
+    store.close()

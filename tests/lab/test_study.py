@@ -13,6 +13,7 @@ import pytest
 extras.require("lab")
 
 from fastapi.testclient import TestClient  # noqa: E402
+from test_app import TEST_HOST  # noqa: E402
 
 from presages_env.__main__ import main  # noqa: E402
 from presages_env.lab.app import LabConfig, create_app  # noqa: E402
@@ -80,7 +81,9 @@ def play_to_the_end(client: TestClient, link: str) -> None:
 def test_a_participant_goes_from_consent_through_games_and_questions_and_can_resume(
     db_url, tmp_path
 ):
-    config = LabConfig(db_url=db_url, admin_token="sesame", messages_per_second=1000.0)
+    config = LabConfig(
+        db_url=db_url, admin_token="sesame", allowed_hosts=(TEST_HOST,), messages_per_second=1000.0
+    )
     with TestClient(create_app(config)) as client:
         assert client.post("/api/admin/studies", json=STUDY).status_code == 403
         made = client.post("/api/admin/studies", json=STUDY, headers=ADMIN).json()
@@ -90,21 +93,25 @@ def test_a_participant_goes_from_consent_through_games_and_questions_and_can_res
         assert client.get("/api/study/nope/worker-42").status_code == 404
         now = client.post(f"{api}/consent").json()
         assert now["stage"] == "play" and now["game"] == 1
-        assert "link" not in client.get(api).json()  # reading issues no link
-        again = client.post(f"{api}/play").json()  # resuming: the same table, a fresh link
+        key = {"authorization": f"Bearer {now['key']}"}  # every later call carries it
+        assert "link" not in client.get(api, headers=key).json()  # reading issues no link
+        again = client.post(f"{api}/play", headers=key).json()  # resuming: the same table
         assert again["link"].split("/")[2] == now["link"].split("/")[2]
         assert client.get(now["link"].partition("?")[0]).status_code == 404  # the old link
-        early = client.post(f"{api}/answers", json={"game": 0, "answers": ["a", "b"]})
+        early = client.post(f"{api}/answers", json={"game": 0, "answers": ["a", "b"]}, headers=key)
         assert early.status_code == 400 and "no questions" in early.json()["error"]
         play_to_the_end(client, again["link"])
-        now = client.get(api).json()
+        now = client.get(api, headers=key).json()
         assert now["stage"] == "questionnaire" and now["questions"] == STUDY["questions"]
-        assert client.post(f"{api}/answers", json={"game": 0, "answers": ["a"]}).status_code == 400
-        now = client.post(f"{api}/answers", json={"game": 0, "answers": ["fine", ""]}).json()
+        answers = f"{api}/answers"
+        assert (
+            client.post(answers, json={"game": 0, "answers": ["a"]}, headers=key).status_code == 400
+        )
+        now = client.post(answers, json={"game": 0, "answers": ["fine", ""]}, headers=key).json()
         assert now["stage"] == "play" and now["game"] == 2
         play_to_the_end(client, now["link"])
-        client.post(f"{api}/answers", json={"game": 1, "answers": ["ok", "no"]})
-        assert client.get(api).json()["stage"] == "done"
+        client.post(answers, json={"game": 1, "answers": ["ok", "no"]}, headers=key)
+        assert client.get(api, headers=key).json()["stage"] == "done"
         store = client.app.state.store
         mine = store.participant(made["study"], "worker-42")
         assert len(mine["games"]) == 2 and mine["answered"] == {0, 1}

@@ -1,10 +1,20 @@
 "use strict";
 // A study participant's page: consent, then each game (the page sends them to their table),
-// the questions after it, until the study is done. Their id comes in the URL; coming back
-// with it resumes where they left.
+// the questions after it, until the study is done. Their id comes in the URL; consent gives
+// them a key, kept in this browser (and in the page's address, after #), which every later
+// call carries: coming back with it resumes where they left.
 const studyId = location.pathname.split("/")[2];
 const participant = new URLSearchParams(location.search).get("participant") || "";
 const api = "/api/study/" + encodeURIComponent(studyId) + "/" + encodeURIComponent(participant);
+const keyName = "presages-study-key:" + studyId + ":" + participant;
+let key = new URLSearchParams(location.hash.slice(1)).get("key") || "";
+function keep(given) {  // a key from consent, or from the study's owner (#key=...)
+  key = given;
+  history.replaceState(null, "", location.pathname + location.search + "#key=" + key);
+  try { localStorage.setItem(keyName, key); } catch (e) { /* storage off: the address keeps it */ }
+}
+if (key) keep(key);
+else try { key = localStorage.getItem(keyName) || ""; } catch (e) { key = ""; }
 function $(id) { return document.getElementById(id); }
 function el(tag, text) {
   const e = document.createElement(tag);
@@ -12,12 +22,14 @@ function el(tag, text) {
   return e;
 }
 async function call(path, body) {
-  const options = body === undefined ? { method: "GET" }
-    : { method: "POST", body: JSON.stringify(body), headers: { "Content-Type": "application/json" } };
+  const headers = key ? { Authorization: "Bearer " + key } : {};
+  const options = body === undefined ? { method: "GET", headers }
+    : { method: "POST", body: JSON.stringify(body), headers: { ...headers, "Content-Type": "application/json" } };
   const response = await fetch(api + path, options);
   const answer = await response.json();
   if (!response.ok) { $("problem").textContent = answer.error; return null; }
   $("problem").textContent = "";
+  if (answer.key) keep(answer.key);
   return answer;
 }
 function draw(now) {

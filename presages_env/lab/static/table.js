@@ -101,7 +101,8 @@ function seatBox(player, p, playing) {
   const head = el("div", "seat-head");
   head.appendChild(el("span", "name", seatName(p)));
   head.appendChild(el("span", "role", role(p)));
-  head.appendChild(el("span", "tag", hello.kinds[p] === "human" ? "person" : "agent: " + hello.kinds[p]));
+  head.appendChild(el("span", "tag", hello.kinds[p] === "human" ? "person"
+    : hello.kinds[p] === "agent" ? "agent" : "agent: " + hello.kinds[p]));
   box.appendChild(head);
   if (player.notes.length) {
     const tags = el("div", "tags");
