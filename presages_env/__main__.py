@@ -26,8 +26,15 @@ def main(argv: list[str] | None = None) -> int:
         "--opponents",
         nargs="+",
         default=["heuristic"],
-        help="agents of the other seats, in turn: random[:SEED] heuristic search[:SIMS] "
-        "ppo[:PATH] dmc[:PATH]",
+        help="agents of the other teams' seats (every other seat in a game without teams), "
+        "in turn: random[:SEED] heuristic search[:SIMS] ppo[:PATH] dmc[:PATH]",
+    )
+    play.add_argument(
+        "--partner",
+        nargs="+",
+        default=None,
+        help="agents of your partners' seats, in turn, in a game played in teams (the deal "
+        "decides the teams in Présages; the agents sit where it put them); default heuristic",
     )
     play.add_argument("--players", type=int, default=None)
     play.add_argument(
@@ -106,7 +113,15 @@ def main(argv: list[str] | None = None) -> int:
         from presages_env.ui.terminal import play as play_game
 
         try:
-            play_game(args.game, args.seat, args.opponents, args.players, args.seed, args.record)
+            play_game(
+                args.game,
+                args.seat,
+                args.opponents,
+                args.players,
+                args.seed,
+                args.record,
+                partners=args.partner,
+            )
         except KeyboardInterrupt:  # main() called from Python, without exit_on_interrupt
             print(INTERRUPTED, file=sys.stderr)
             return INTERRUPTED_STATUS

@@ -90,10 +90,12 @@ def record(
     agents: list[str] | None = None,
     **options: Any,
 ) -> GameRecord:
-    """The record of the game dealt from ``seed`` and played with ``actions``."""
+    """The record of the game dealt from ``seed`` and played with ``actions``; seat ``p``
+    played by ``agents[p]`` (default: unnamed, ``""``: a page then names the seat ``P1``
+    alone, :mod:`presages_env.core.seats`)."""
     game = get_game(game_name)
     opts = game.make_options(num_players, **options)
-    names = [f"player_{p}" for p in range(num_players)] if agents is None else agents
+    names = [""] * num_players if agents is None else agents
     names = _checked_agents(names, num_players)
     played = _play(game, num_players, seed, actions, opts)
     moves = [
@@ -115,7 +117,7 @@ def record(
 def from_env(env: Any, agents: list[str] | None = None) -> GameRecord:
     """The record of the game ``env`` (a :class:`~presages_env.core.aec.CardGameEnv`, or a
     PettingZoo wrapper of one) played from its deal to its end; seats are named ``agents``
-    (default: the env's agent ids, ``player_0`` ...).
+    (default: unnamed, as the env does not know who played; pages name them ``P1`` ...).
 
     Raises ``ValueError`` for a game that is not over by its rules (a record replays a whole
     game: one cut by ``max_steps`` or ended by an illegal action is not) or that started
@@ -132,9 +134,8 @@ def from_env(env: Any, agents: list[str] | None = None) -> GameRecord:
             f"the game is not over after {len(actions)} actions (cut by max_steps, ended by "
             "an illegal action or still going): a record replays a game to its end"
         )
-    names = list(base.possible_agents) if agents is None else agents
     options = dataclasses.asdict(base.game_options)
-    return record(base.game.name, base.num_players, base.game_seed, actions, names, **options)
+    return record(base.game.name, base.num_players, base.game_seed, actions, agents, **options)
 
 
 def play_recorded(

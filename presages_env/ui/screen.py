@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from rich.console import Console
 from rich.text import Text
 
+from presages_env.core.seats import row_names
 from presages_env.core.view import TableView
 
 RED_SUITS = ("\u2665", "\u2666")
@@ -27,8 +28,9 @@ COMMANDS = "? help  log  table  hand  actions  u undo  q quit"
 class Turn:
     """What one of the human's turns shows."""
 
-    title: str  # "Présages · seat 1 (you)"
+    title: str  # "Présages: P1 · you"
     view: TableView  # the table from the human's seat
+    badges: list[str]  # each seat's one name as the human reads it: "P2 · ppo · opponent"
     log: list[str]  # what the seat saw happen, in words
     new: int  # how many of the log's last lines happened since their last turn
     labels: list[str]  # the legal actions, in order
@@ -64,13 +66,14 @@ def table_parts(turn: Turn, console: Console, width: int) -> tuple[list[list[Tex
     the status lines; the parts the screen may shorten."""
     view = turn.view
     players = [[heading(turn.title, width)]]
+    names = row_names([player.name for player in view.players], turn.badges)
     for p, player in enumerate(view.players):
         mark = "\u25b6 " if p == view.to_act else "  "
         if p == view.seat or player.hand is None:
             held = Text(f"{player.hand_size} cards")
         else:
             held = cards(player.hand)
-        line = Text.assemble(mark, (player.name, "bold"), ": ", held)
+        line = Text.assemble(mark, (names[p], "bold"), ": ", held)
         if player.area:
             line.append_text(Text.assemble("; in play: ", cards(player.area)))
         if player.notes:

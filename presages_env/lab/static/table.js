@@ -55,11 +55,8 @@ function cardRow(name, labels, hidden) {
   row.appendChild(cards);
   return row;
 }
-function role(p) {
-  if (p === hello.seat) return "you";
-  return state.teams[p] === state.teams[hello.seat] ? "partner" : "opponent";
-}
-function seatName(p) { return hello.names[p] + " (P" + p + ")"; }
+// Each seat's one name as this seat reads it ("P2 · heuristic · partner"), from the server.
+function seatName(p) { return state.badges[p]; }
 
 function draw() {
   const view = state.view;
@@ -67,14 +64,13 @@ function draw() {
   const mine = state.to_act === hello.seat;
   $("turn").textContent = "";
   addText($("turn"), over ? "The game is over." : mine ? "Your turn: choose a move below."
-    : "Waiting for " + seatName(state.to_act) + " (" + role(state.to_act) + ").");
+    : "Waiting for " + seatName(state.to_act) + ".");
   const players = $("players");
   players.replaceChildren();
   view.players.forEach((player, p) => {
     const box = el("div", "seat" + (p === view.to_act ? " to-act" : "") + (p === hello.seat ? " you" : ""));
     const head = el("div", "seat-head");
-    head.appendChild(el("span", "name", seatName(p)));
-    head.appendChild(el("span", "role", role(p)));
+    head.appendChild(el("span", "name", player.name));
     head.appendChild(el("span", "tag", hello.kinds[p] === "human" ? "person" : "agent: " + hello.kinds[p]));
     box.appendChild(head);
     if (player.notes.length) {
@@ -151,9 +147,9 @@ document.addEventListener("keydown", (event) => {
 function onHello(message) {
   hello = message;
   meaning = Object.fromEntries(message.legend);
-  document.title = message.title + ": " + seatName(message.seat);
+  document.title = message.title + ": " + message.badge;
   $("title").textContent = "";
-  addText($("title"), message.title + " \u2014 you are " + seatName(message.seat));
+  addText($("title"), message.title + " \u2014 you are " + message.badge);
   $("note").textContent = message.idle_rule;
   $("rules").textContent = message.rules;
   $("legend").replaceChildren(...message.legend.flatMap(([symbol, text]) =>
