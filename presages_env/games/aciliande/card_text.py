@@ -32,7 +32,7 @@ LEGEND = (
     ("tricks", "tricks taken so far this manche"),
     ("->", "who won a past trick"),
     ("pot", "the coins staked; the winner (or the last players, shared) takes them"),
-    ("P1, P2", "the players by seat, counted from 1 (P1 is agent player_0)"),
+    ("P1, P2", "the players by seat, counted from 1"),
 )
 
 RULES_SUMMARY = "\n".join(

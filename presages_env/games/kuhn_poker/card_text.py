@@ -8,7 +8,7 @@ from presages_env.games.kuhn_poker.cards import CARD_NAMES, LONG_NAMES
 LEGEND = (
     ("J Q K A", "the cards, weakest to strongest; two players play J Q K, three J Q K A"),
     ("pot", "the chips put in: every seat's ante of 1, plus each bet and call"),
-    ("P1, P2", "the players by seat, counted from 1 (P1 is agent player_0); P1 acts first"),
+    ("P1, P2", "the players by seat, counted from 1; P1 acts first"),
 )
 
 RULES_SUMMARY = "\n".join(
