@@ -36,7 +36,7 @@ from presages_env.core.card_face import face_name
 from presages_env.core.events import Event
 from presages_env.core.files import write_text_atomically
 from presages_env.core.game import Game
-from presages_env.core.seats import row_names
+from presages_env.core.seats import as_seen_by, row_names
 from presages_env.core.validation import check_int
 from presages_env.games import get_game
 from presages_env.ui.card_parts import with_card_parts
@@ -64,7 +64,7 @@ def page_data(rec: records.GameRecord, seat: int | None = None) -> dict[str, Any
         }
         for t, (state, events) in enumerate(zip(states, shown, strict=True))
     ]
-    result = game.result_words(states[-1], rec.result, rec.agents)
+    result = game.result_words(states[-1], rec.result, as_seen_by(rec.agents, seat))
     return {
         "game": rec.game,
         "title": game.title,

@@ -55,7 +55,9 @@ def test_the_terminal_and_the_replay_header_name_each_seat_alike(name, teams):
     others = [badge for p, badge in enumerate(badges) if p != SEAT]
     assert all(b.endswith(("opponent", "partner")) for b in others) == in_teams
     assert any(b.endswith("partner") for b in others) == in_teams
-    assert page_data(rec, SEAT)["badges"][str(SEAT)] == badges  # the seat's page's header
+    seat_page = page_data(rec, SEAT)
+    assert seat_page["badges"][str(SEAT)] == badges  # the seat's page's header
+    assert "P2 · you" in seat_page["result"]["headline"] + "".join(seat_page["result"]["lines"])
     assert page_data(rec)["seats"][SEAT] == f"P2 · {PERSON}"  # the referee's page
 
 
