@@ -30,10 +30,10 @@ class Turn:
 
     title: str  # "Présages: P1 · you"
     view: TableView  # the table from the human's seat
-    badges: list[str]  # each seat's one name as the human reads it: "P2 · ppo · opponent"
     log: list[str]  # what the seat saw happen, in words
     new: int  # how many of the log's last lines happened since their last turn
     labels: list[str]  # the legal actions, in order
+    badges: list[str]  # each seat's one name as the human reads it: "P2 · ppo · opponent"
 
 
 def card(label: str) -> Text:

@@ -161,10 +161,10 @@ class _Session:
             turn = Turn(
                 title=f"{self.game.title}: {badges[seat]}",
                 view=self.game.view(state, seat),
-                badges=badges,
                 log=[e.text for e in events],
                 new=len(events) - seen,
                 labels=[self.env.action_label(a) for a in legal],
+                badges=badges,
             )
             width, height = console.size
             console.print(Text("\n").join(turn_screen(turn, console, width, height)))

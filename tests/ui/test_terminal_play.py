@@ -415,7 +415,7 @@ def screen_lines(chunk: str, title: str) -> list[str]:
     """The lines a turn printed, colours left out, from its table's heading on (the legend and
     the seed line open the game above the first one)."""
     text = ANSI.sub("", chunk)
-    return text[text.index(f"\u2500\u2500 {title}, seat") :].rstrip("\n").split("\n")
+    return text[text.index(f"\u2500\u2500 {title}: P") :].rstrip("\n").split("\n")
 
 
 @pytest.mark.parametrize("name", presages_env.list_games())
@@ -473,7 +473,7 @@ def test_each_turn_fits_an_80_by_24_screen_and_moves_are_typed_by_their_words(na
         assert len(lines) <= 23, "\n".join(lines)  # the prompt is the 24th
         assert max(map(cell_len, lines)) <= 80, "\n".join(lines)
         shown = "\n".join(lines)
-        assert f"{game.title}, seat 0 (you)" in shown and "table: " in shown
+        assert f"{game.title}: P1 · you" in shown and "table: " in shown
         assert "since your last turn" in shown or "last moves" in shown, shown
         assert "your hand" in shown and "your move (" in shown, shown
 
@@ -528,7 +528,8 @@ def test_a_tall_table_leaves_the_latest_move_hand_and_actions_on_the_screen():
     players[0] = PlayerView("you", ["La Loi"] * 5, 5, notes=notes)
     view = TableView(players, ["Le Jour"], [f"status line {i}" for i in range(30)], 0, 0)
     labels = [f"choice number {i} with a longer label" for i in range(40)]
-    turn = Turn("Game, seat 0 (you)", view, [f"move {i}" for i in range(50)], 40, labels)
+    badges = [f"P{p + 1} · agent" for p in range(6)]
+    turn = Turn("Game: P1 · you", view, [f"move {i}" for i in range(50)], 40, labels, badges)
     console = Console(width=80, file=io.StringIO())
     lines = [line.plain for line in turn_screen(turn, console, 80, 24)]
     text = "\n".join(lines)
