@@ -118,4 +118,4 @@ def test_human_render_of_a_seat_prints(capsys):
     env = presages_env.make("president", num_players=3, render_mode="human")
     env.reset(seed=0)
     assert env.render(seat=1) is None
-    assert "seat 1's view" in capsys.readouterr().out
+    assert "[P2's view]" in capsys.readouterr().out  # seat 1, named as every text names it
