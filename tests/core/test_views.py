@@ -74,7 +74,7 @@ def test_seat_views_see_only_what_the_seat_may_see(name, players, options):
                     pl.hand_size for pl in referee.players
                 ]
             text = view.text()
-            assert f"seat {seat}'s view" in text
+            assert f"[P{seat + 1}'s view]" in text
             expected = json.dumps(view.to_json(), sort_keys=True)
             for world_seed in (i, i + 101):
                 world = game.sample_world(state, seat, world_seed)
