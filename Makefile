@@ -32,9 +32,10 @@ $(RLLIB_STAMP): pyproject.toml constraints.txt
 run: $(STAMP)
 	$(PY) baselines/demo.py
 
-# You at seat 0 of Présages, your partner the heuristic, the other team the shipped PPO agent.
+# You at P1 of Présages, your partner the heuristic, the other team the shipped PPO agent
+# (seated where the deal put the teams).
 play: $(STAMP)
-	$(PY) -m presages_env play presages --seat 0 --opponents ppo heuristic
+	$(PY) -m presages_env play presages --seat 0 --partner heuristic --opponents ppo
 
 # The human–AI table on http://127.0.0.1:8000/ (docs/lab.md), its SQLite file under runs/.
 lab: $(STAMP)

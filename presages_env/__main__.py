@@ -30,8 +30,15 @@ def main(argv: list[str] | None = None) -> int:
         "--opponents",
         nargs="+",
         default=["heuristic"],
-        help="agents of the other seats, in turn: random[:SEED] heuristic search[:SIMS] "
-        "ppo[:PATH] dmc[:PATH]",
+        help="agents of the other teams' seats (every other seat in a game without teams), "
+        "in turn: random[:SEED] heuristic search[:SIMS] ppo[:PATH] dmc[:PATH]",
+    )
+    play.add_argument(
+        "--partner",
+        nargs="+",
+        default=None,
+        help="agents of your partners' seats, in turn, in a game played in teams (the deal "
+        "decides the teams in Présages; the agents sit where it put them); default heuristic",
     )
     play.add_argument("--players", type=int, default=None)
     play.add_argument(
@@ -144,7 +151,15 @@ def main(argv: list[str] | None = None) -> int:
 
         announce_compiling([presages_env.get_game(args.game)])
         try:
-            play_game(args.game, args.seat, args.opponents, args.players, args.seed, args.record)
+            play_game(
+                args.game,
+                args.seat,
+                args.opponents,
+                args.players,
+                args.seed,
+                args.record,
+                partners=args.partner,
+            )
         except KeyboardInterrupt:  # main() called from Python, without exit_on_interrupt
             print(INTERRUPTED, file=sys.stderr)
             return INTERRUPTED_STATUS

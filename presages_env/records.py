@@ -115,7 +115,8 @@ def record(
         num_players: the table's size.
         seed: the deal's seed.
         actions: the actions in the order they were played.
-        agents: who played each seat, by name; None: ``player_0``, ``player_1`` ...
+        agents: who played each seat, by name; None: unnamed (``""``: a page then names the
+            seat ``P1`` alone, :mod:`presages_env.core.seats`).
         **options: the game's options.
 
     Returns:
@@ -126,7 +127,7 @@ def record(
     """
     game = get_game(game_name)
     opts = game.make_options(num_players, **options)
-    names = [f"player_{p}" for p in range(num_players)] if agents is None else agents
+    names = [""] * num_players if agents is None else agents
     names = _checked_agents(names, num_players)
     played = _play(game, num_players, seed, actions, opts)
     moves = [
@@ -150,7 +151,8 @@ def from_env(env: Any, agents: list[str] | None = None) -> GameRecord:
 
     Args:
         env: a :class:`~presages_env.core.aec.CardGameEnv`, or a PettingZoo wrapper of one.
-        agents: who played each seat, by name; None: the env's agent ids (``player_0`` ...).
+        agents: who played each seat, by name; None: unnamed, as the env does not know who
+            played (pages name the seats ``P1`` ...).
 
     Returns:
         The :class:`GameRecord` of the game.
@@ -172,9 +174,8 @@ def from_env(env: Any, agents: list[str] | None = None) -> GameRecord:
             f"the game is not over after {len(actions)} actions (cut by max_steps, ended by "
             "an illegal action or still going): a record replays a game to its end"
         )
-    names = list(base.possible_agents) if agents is None else agents
     options = dataclasses.asdict(base.game_options)
-    return record(base.game.name, base.num_players, base.game_seed, actions, names, **options)
+    return record(base.game.name, base.num_players, base.game_seed, actions, agents, **options)
 
 
 def play_recorded(

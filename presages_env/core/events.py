@@ -110,8 +110,10 @@ def is_public(records: np.ndarray) -> np.ndarray:
 
 
 def seat_name(seat: int) -> str:
-    """How every game's event text names a seat: ``P0`` is seat 0 (agent ``player_0``)."""
-    return f"P{seat}"
+    """How every text a person reads names a seat, counted from 1 as the rules count
+    players: ``P1`` is seat 0 (agent ``player_0``). Event texts, views, labels and the seat
+    badges of :mod:`presages_env.core.seats` all name seats by it."""
+    return f"P{seat + 1}"
 
 
 @dataclass(frozen=True)
@@ -133,7 +135,7 @@ class Event:
     def __str__(self) -> str:
         if self.text:
             return self.text
-        who = "table" if self.actor < 0 else f"player_{self.actor}"
+        who = "table" if self.actor < 0 else seat_name(self.actor)
         details = ", ".join(f"{name}={value}" for name, value in self.args.items())
         return f"{who}: {self.kind}({details})"
 

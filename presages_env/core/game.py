@@ -81,6 +81,7 @@ from presages_env.core.header import (
 from presages_env.core.layout import SlotLayout
 from presages_env.core.option_space import Draw, describe_options
 from presages_env.core.results import ResultWords, SeatResult, result_words, reward_summary
+from presages_env.core.seats import seat_badges
 from presages_env.core.validation import (
     check_array,
     check_int,
@@ -626,6 +627,14 @@ class Game:
     def teams(self, state: np.ndarray) -> np.ndarray:
         """Team of each seat (seats of a team share rewards); by default everyone alone."""
         return np.arange(self.num_players_of(state))
+
+    def seat_badges(
+        self, state: np.ndarray, names: Sequence[str], viewer: int | None = None
+    ) -> list[str]:
+        """Each seat's one name (:mod:`presages_env.core.seats`: ``P2 · heuristic ·
+        partner``) as ``viewer`` reads it, its relation from :meth:`teams` at ``state``;
+        the lab, the terminal and the replay pages all name seats by it."""
+        return seat_badges(names, np.asarray(self.teams(state)).tolist(), viewer)
 
     def info_key(self, state: np.ndarray) -> Any:
         """A cheap value that changes whenever :meth:`infos` would; infos are rebuilt then."""

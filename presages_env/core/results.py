@@ -12,7 +12,7 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Sequence
 
-from presages_env.core.events import seat_name
+from presages_env.core.seats import seat_badge
 
 DECIMALS = 2  # a score that is not a whole number is shown to this many decimals
 ORDINAL_SUFFIXES = {1: "st", 2: "nd", 3: "rd"}
@@ -30,8 +30,9 @@ class SeatResult:
 
 @dataclasses.dataclass(frozen=True)
 class ResultWords:
-    """``headline``: who won (``"you (P1) won"``); ``lines``: each seat, best first
-    (``"1st  you (P1): 2 rounds won"``)."""
+    """``headline``: who won (``"P2 · you won"``); ``lines``: each seat, best first
+    (``"1st  P2 · you: 2 rounds won"``), each seat named by its badge
+    (:func:`~presages_env.core.seats.seat_badge`)."""
 
     headline: str
     lines: tuple[str, ...]
@@ -77,11 +78,6 @@ def reward_summary(totals: Sequence[float]) -> list[SeatResult]:
     ]
 
 
-def seat_label(name: str, seat: int) -> str:
-    """A seat as a result names it: its player's name and the seat as events name it."""
-    return f"{name} ({seat_name(seat)})"
-
-
 def result_words(
     results: Sequence[SeatResult], names: Sequence[str], no_winner: str | None = None
 ) -> ResultWords:
@@ -89,7 +85,7 @@ def result_words(
     game that ended without a winner gives instead of the winners (a step cap)."""
     if len(names) != len(results):
         raise ValueError(f"names must list {len(results)} players, got {len(names)}")
-    labels = [seat_label(names[r.seat], r.seat) for r in results]
+    labels = [seat_badge(r.seat, names[r.seat]) for r in results]
     winners = [label for r, label in zip(results, labels, strict=True) if r.place == 1]
     if no_winner is not None:
         headline = f"No winner: {no_winner}"

@@ -13,6 +13,7 @@ import unicodedata
 from dataclasses import dataclass, field
 from typing import Any
 
+from presages_env.core.events import seat_name
 from presages_env.core.results import counted
 
 # The first line of every text showing every hand (TableView.text, the envs' render()).
@@ -41,7 +42,7 @@ class TableView:
 
     def text(self) -> str:
         """Plain text, one block per player, then the table and the status."""
-        lines = [REFEREE_HEADING if self.seat is None else f"[seat {self.seat}'s view]"]
+        lines = [REFEREE_HEADING if self.seat is None else f"[{seat_name(self.seat)}'s view]"]
         for p, player in enumerate(self.players):
             mark = ">" if p == self.to_act else " "
             shown = player.hand is not None

@@ -13,6 +13,7 @@ from typing import Any
 import presages_env
 from presages_env.agents.specs import shipped_agents
 from presages_env.core.option_space import Draw, OptionInfo
+from presages_env.core.seats import PERSON
 from presages_env.core.validation import check_int, check_text
 from presages_env.games import FLAGSHIP_GAME, available_games, get_game, unavailable_games
 from presages_env.lab.agents_pool import ALLOWED_AGENTS, HUMAN, seat_agent
@@ -138,7 +139,7 @@ def table_request(data: Any, default_idle: int) -> TableRequest:
     for p, (kind, seat_name) in enumerate(zip(kinds, names, strict=True)):
         if kind != HUMAN:
             seat_agent(kind, name, seed, p, n)  # refused here if unknown or unavailable
-        default = f"player {p + 1}" if kind == HUMAN else str(kind)
+        default = PERSON if kind == HUMAN else str(kind)
         shown = default if seat_name is None else check_text(seat_name, f"names[{p}]", MAX_NAME)
         seats.append(SeatSpec(kind, " ".join(shown.split()) or default))
     if HUMAN not in kinds:

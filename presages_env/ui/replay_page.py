@@ -10,8 +10,10 @@ them, so nothing hidden from it is anywhere in the file. The page's script draws
 they show without an emoji font), and the embedded JSON has ``<``, ``>`` and ``&``
 escaped, so a string from a record (an agent's name) can never become markup.
 
-The title names the game as people write it (``Game.title``) and the result banner says who
-won and each seat's place and score in the game's terms (``Game.result_words``).
+The title names the game as people write it (``Game.title``) and each seat by its badge as
+the view shown reads it (``Game.seat_badges``: ``P1 · you``, ``P2 · heuristic · opponent``),
+the one name the lab and the terminal give it too; the result banner says who won and each
+seat's place and score in the game's terms (``Game.result_words``).
 
 Cards are drawn as cards: their value, colour and symbols (``Game.card_face``).
 The round list comes from the game's ``event_texts.round_title`` (and, where a round has
@@ -34,6 +36,7 @@ from presages_env.core.card_face import face_name
 from presages_env.core.events import Event
 from presages_env.core.files import write_text_atomically
 from presages_env.core.game import Game
+from presages_env.core.seats import as_seen_by, row_names
 from presages_env.core.validation import check_int
 from presages_env.games import get_game
 from presages_env.ui.card_parts import with_card_parts
@@ -52,19 +55,22 @@ def page_data(rec: records.GameRecord, seat: int | None = None) -> dict[str, Any
     views = [str(seat)] if seat is not None else [EVERY_HAND, *map(str, range(rec.num_players))]
     states, transitions = records.transitions(rec)
     shown = [[e for e in events if seat is None or e.seen_by(seat)] for events in transitions]
+    badges = {view: _badges(game, states[0], rec.agents, view) for view in views}
     frames = [
         {
-            "views": {view: _table(game, state, view) for view in views},
+            "views": {view: _table(game, state, view, badges[view]) for view in views},
             "events": [_event(e) for e in events],
             "move": _move(game, states[t - 1], rec.actions[t - 1], views) if t else None,
         }
         for t, (state, events) in enumerate(zip(states, shown, strict=True))
     ]
-    result = game.result_words(states[-1], rec.result, rec.agents)
+    result = game.result_words(states[-1], rec.result, as_seen_by(rec.agents, seat))
     return {
         "game": rec.game,
         "title": game.title,
         "agents": rec.agents,
+        "seats": game.seat_badges(states[0], rec.agents),  # "P2 · heuristic"
+        "badges": badges,  # each view's: "P1 · you", "P2 · heuristic · opponent"
         "result": {"headline": result.headline, "lines": list(result.lines)},
         "views": views,
         "frames": frames,
@@ -110,9 +116,20 @@ def write_replay_page(rec: records.GameRecord, path: str | Path, seat: int | Non
     write_text_atomically(path, replay_page(rec, seat))
 
 
-def _table(game: Game, state: np.ndarray, view: str) -> dict[str, Any]:
-    """``view``'s table: the state comes from the checked replay and the seat was checked."""
-    return game.unchecked_view(state, None if view == EVERY_HAND else int(view)).to_json()
+def _badges(game: Game, dealt: np.ndarray, names: list[str], view: str) -> list[str]:
+    """Each seat's one name as ``view`` reads it (``Game.seat_badges``: its own seat is
+    ``you``, the others partners or opponents; the referee's, names alone)."""
+    return game.seat_badges(dealt, names, None if view == EVERY_HAND else int(view))
+
+
+def _table(game: Game, state: np.ndarray, view: str, badges: list[str]) -> dict[str, Any]:
+    """``view``'s table, its player rows named by their badges: the state comes from the
+    checked replay and the seat was checked."""
+    table = game.unchecked_view(state, None if view == EVERY_HAND else int(view)).to_json()
+    rows = row_names([player["name"] for player in table["players"]], badges)
+    for player, name in zip(table["players"], rows, strict=True):
+        player["name"] = name
+    return table
 
 
 def _move(game: Game, before: np.ndarray, move: dict[str, Any], views: list[str]) -> dict:

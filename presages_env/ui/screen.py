@@ -16,6 +16,7 @@ from rich.console import Console
 from rich.text import Text
 
 from presages_env.core.results import counted
+from presages_env.core.seats import row_names
 from presages_env.core.view import TableView
 
 RED_SUITS = ("\u2665", "\u2666")
@@ -28,11 +29,12 @@ COMMANDS = "? help  log  table  hand  actions  u undo  q quit"
 class Turn:
     """What one of the human's turns shows."""
 
-    title: str  # "Présages · seat 1 (you)"
+    title: str  # "Présages: P1 · you"
     view: TableView  # the table from the human's seat
     log: list[str]  # what the seat saw happen, in words
     new: int  # how many of the log's last lines happened since their last turn
     labels: list[str]  # the legal actions, in order
+    badges: list[str]  # each seat's one name as the human reads it: "P2 · ppo · opponent"
 
 
 def card(label: str) -> Text:
@@ -65,28 +67,30 @@ def table_parts(turn: Turn, console: Console, width: int) -> tuple[list[list[Tex
     the status lines; the parts the screen may shorten."""
     view = turn.view
     players = [[heading(turn.title, width)]]
-    players += [player_lines(view, p, console, width) for p in range(len(view.players))]
+    names = row_names([player.name for player in view.players], turn.badges)
+    players += [player_lines(view, p, names[p], console, width) for p in range(len(view.players))]
     players.append(wrap(Text.assemble("table: ", cards(view.table)), console, width))
     status = [line for s in view.status for line in wrap(s, console, width)]
     return players, status
 
 
 def player_lines(
-    view: TableView, p: int, console: Console, width: int, most: int | None = None
+    view: TableView, p: int, name: str, console: Console, width: int, most: int | None = None
 ) -> list[Text]:
-    """Player ``p``'s line, wrapped; with ``most``, in at most that many lines: whole notes
-    left out from the last (an ellipsis says so), never a line cut mid-phrase."""
+    """Player ``p``'s line (``name``: its seat's name), wrapped; with ``most``, in at most
+    that many lines: whole notes left out from the last (an ellipsis says so), never a line
+    cut mid-phrase."""
     notes = list(view.players[p].notes)
     for kept in range(len(notes), -1, -1):
         shown = notes[:kept] + (["\u2026"] if kept < len(notes) else [])
-        lines = wrap(player_line(view, p, shown), console, width)
+        lines = wrap(player_line(view, p, name, shown), console, width)
         if most is None or len(lines) <= most:
             return lines
     return lines[:most]  # the cards alone are longer: the table command shows them
 
 
-def player_line(view: TableView, p: int, notes: list[str]) -> Text:
-    """Player ``p``: the turn mark, the name, the hand (cards shown or how many), the cards in
+def player_line(view: TableView, p: int, name: str, notes: list[str]) -> Text:
+    """Player ``p``: the turn mark, ``name``, the hand (cards shown or how many), the cards in
     play and ``notes``."""
     player = view.players[p]
     mark = "\u25b6 " if p == view.to_act else "  "
@@ -94,7 +98,7 @@ def player_line(view: TableView, p: int, notes: list[str]) -> Text:
         held = Text(counted(player.hand_size, "card"))
     else:
         held = cards(player.hand)
-    line = Text.assemble(mark, (player.name, "bold"), ": ", held)
+    line = Text.assemble(mark, (name, "bold"), ": ", held)
     if player.area:
         line.append_text(Text.assemble("; in play: ", cards(player.area)))
     if notes:
@@ -146,10 +150,11 @@ def turn_screen(turn: Turn, console: Console, width: int, height: int) -> list[T
         status_cut = min(len(status) - 2, wanted - room() + 1)
         status = [*status[: len(status) - 1 - status_cut], status[-1]]
     seats = range(len(turn.view.players))
+    names = row_names([player.name for player in turn.view.players], turn.badges)
     for most in (2, 1):  # each player's lines, shortened to their first notes
         if room() < wanted and any(len(lines) > most for lines in players[1:-1]):
             players_cut = True
-            shortened = [player_lines(turn.view, p, console, width, most) for p in seats]
+            shortened = [player_lines(turn.view, p, names[p], console, width, most) for p in seats]
             players = [players[0], *shortened, players[-1]]
     while room() < wanted and len(rows) > MIN_ACTION_ROWS:
         rows.pop()

@@ -38,10 +38,12 @@ from presages_env.core.files import check_output_path, in_runs
 from presages_env.core.game import Game
 from presages_env.core.header import HDR_CURRENT
 from presages_env.core.results import counted
+from presages_env.core.seats import PERSON, as_seen_by, row_names
 from presages_env.core.validation import check_int, check_seed, offset_seed
 from presages_env.core.view import TableView
 from presages_env.ui.choice import match_action
 from presages_env.ui.screen import Turn, card, cards, turn_screen
+from presages_env.ui.seating import seat_specs
 
 HELP = (
     "Type the number of an action or the start of its words (accents optional), then Enter.\n"
@@ -66,12 +68,15 @@ def play(
     record_path: str | Path | None = None,
     console: Console | None = None,
     ask: Callable[[str], str] | None = None,
+    partners: Sequence[str] | None = None,
     **options: Any,
 ) -> records.GameRecord | None:
-    """Play one game with the human at ``seat``; the other seats take ``opponents`` in
-    turn (cycled), on the deal of ``seed`` (by default a random one, printed). Returns the
-    record (also saved to ``record_path``, by default ``runs/<game>-<seed>.json``), or None
-    on quit."""
+    """Play one game with the human at ``seat`` on the deal of ``seed`` (by default a random
+    one, printed): in a game played in teams, the human's partners take ``partners`` (default
+    the heuristic) and the other seats ``opponents``, each in turn, as the deal made the
+    teams; otherwise every other seat takes ``opponents`` in turn
+    (:mod:`presages_env.ui.seating`). Returns the record (also saved to ``record_path``, by
+    default ``runs/<game>-<seed>.json``), or None on quit."""
     console = console or Console(highlight=False)
     ask = ask or console.input
     game = presages_env.get_game(game_name)
@@ -79,26 +84,28 @@ def play(
     seat = check_int(seat, "seat", 0, n - 1)
     seed = secrets.randbelow(SEEDS) if seed is None else check_seed(seed)
     path = check_output_path(record_path or in_runs(f"{game_name}-{seed}.json"), "the record path")
-    if not opponents:
-        raise ValueError("name at least one opponent agent (random, heuristic, search, ppo)")
+    session = _Session(game_name, n, seed, options)
+    dealt = session.env.get_state()
+    specs = seat_specs(game.teams(dealt), seat, opponents, partners, game.title)
     names: list[str] = []
     agents: dict[int, Any] = {}
-    others = [p for p in range(n) if p != seat]
-    for i, p in enumerate(others):
-        spec = opponents[i % len(opponents)]
+    for p, spec in enumerate(specs):
+        if spec is None:
+            names.append(PERSON)
+            continue
         label, agents[p] = make_agent(spec, game_name, seed=offset_seed(seed, p), num_players=n)
         names.append(label)
-    names.insert(seat, "you")
-    session = _Session(game_name, n, seed, options)
+    badges = game.seat_badges(dealt, names, seat)
     console.print(f"{game.title}, deal {seed}: --seed {seed} deals it again.")
+    console.print(Text("Seats: " + ", ".join(badges)))
     try:
-        session.run(seat, agents, console, ask)
+        session.run(seat, agents, badges, console, ask)
     except Quit:
         console.print("You left the game; no record saved.")
         return None
     rec = records.from_env(session.env, names)
     saved = _save(rec, path, console)
-    words = game.result_words(session.env.get_state(), rec.result, names)
+    words = game.result_words(session.env.get_state(), rec.result, as_seen_by(names, seat))
     lines = [f"Game over: {words.headline}.", *(f"  {line}" for line in words.lines)]
     console.print(Text("\n".join([*lines, f"Record saved to {saved}"])))
     return rec
@@ -137,7 +144,9 @@ class _Session:
             self.env.step(action)
         self.actions = list(actions)
 
-    def run(self, seat: int, agents: dict[int, Any], console: Console, ask) -> None:
+    def run(
+        self, seat: int, agents: dict[int, Any], badges: list[str], console: Console, ask
+    ) -> None:
         seen = 0  # events of the human's seat already shown
         console.print(_legend(self.game))
         while not self.game.is_over(self.env.get_state()):
@@ -151,11 +160,12 @@ class _Session:
             mask = self.env.observe(agent_name)["action_mask"]
             legal = [int(a) for a in np.flatnonzero(mask)]
             turn = Turn(
-                title=f"{self.game.title}, seat {seat} (you)",
+                title=f"{self.game.title}: {badges[seat]}",
                 view=self.game.view(state, seat),
                 log=[e.text for e in events],
                 new=len(events) - seen,
                 labels=[self.env.action_label(a) for a in legal],
+                badges=badges,
             )
             width, height = console.size
             console.print(Text("\n").join(turn_screen(turn, console, width, height)))
@@ -170,7 +180,7 @@ class _Session:
             self.human_turns.append((len(self.actions), seen))
             self._step(legal[choice])
             seen = len(self.env.events(seat))
-        console.print(_table(self.game.view(self.env.get_state(), seat)))
+        console.print(_table(self.game.view(self.env.get_state(), seat), badges))
 
     def _step(self, action: int) -> None:
         self.env.step(action)
@@ -189,7 +199,7 @@ def _ask_choice(turn: Turn, console: Console, ask, game: Game) -> int | str:
     answers the commands that show the whole of what the screen shortened."""
     shows = {
         "log": lambda: Panel(Text("\n".join(turn.log) or "-"), title="everything so far"),
-        "table": lambda: _table(turn.view),
+        "table": lambda: _table(turn.view, turn.badges),
         "hand": lambda: _hand_panel(game, turn.view),
         "actions": lambda: _numbered(turn.labels, range(len(turn.labels))),
     }
@@ -254,24 +264,25 @@ def _show_help(game: Game, card: str, console: Console) -> None:
         console.print(Panel(Text(text), title="card"))
 
 
-def _table(view: TableView) -> Panel:
+def _table(view: TableView, badges: list[str]) -> Panel:
     grid = Table(show_header=True, expand=True)
     for column in ("", "player", "hand", "notes"):
         grid.add_column(column, overflow="fold")
+    names = row_names([player.name for player in view.players], badges)
     for p, player in enumerate(view.players):
         held = Text(counted(player.hand_size, "card"))
         hand = cards(player.hand) if player.hand is not None else held
         if player.area:
             hand = Text.assemble(hand, "\nin play: ", cards(player.area))
         marker = "\u25b6" if p == view.to_act else ""
-        grid.add_row(marker, Text(player.name), hand, Text(", ".join(player.notes)))
+        grid.add_row(marker, Text(names[p]), hand, Text(", ".join(player.notes)))
     body = Table.grid()
     body.add_column(overflow="fold")
     body.add_row(grid)
     body.add_row(Text.assemble("table: ", cards(view.table)))
     for line in view.status:
         body.add_row(Text(line))
-    return Panel(body, title=f"seat {view.seat}")
+    return Panel(body, title=badges[view.seat] if view.seat is not None else "every hand")
 
 
 def _hand_panel(game: Game, view: TableView) -> Panel:

@@ -48,9 +48,9 @@ def test_env_module_and_ansi_render():
     env.step(card_action(17))
     env.step(TAKE)
     text = env.render()
-    assert "bid 1, tricks 0" in text and "trick 1: player_0 XVII L'Étoile" in text
+    assert "bid 1, tricks 0" in text and "trick 1: P1 XVII L'Étoile" in text
     assert "first Goddess declared: take" in text
-    assert "to act: player_1, to choose a card to play" in text
+    assert "to act: P2, to choose a card to play" in text
 
 
 def test_vector_env_runs_and_games_end_zero_sum():

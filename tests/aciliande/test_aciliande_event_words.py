@@ -21,8 +21,8 @@ def test_events_name_cards_not_their_ids():
         played_env("aciliande").events(),
         {
             "play": lambda e: (
-                f"P{e.actor} played {card_name(e.args['card'])} in trick {e.args['trick'] + 1}"
+                f"P{e.actor + 1} played {card_name(e.args['card'])} in trick {e.args['trick'] + 1}"
             ),
-            "dealt": lambda e: f"P{e.args['player']} was dealt {card_name(e.args['card'])}",
+            "dealt": lambda e: f"P{e.args['player'] + 1} was dealt {card_name(e.args['card'])}",
         },
     )

@@ -297,7 +297,7 @@ def test_nobody_left_the_last_manche_players_share_with_a_leftover_draw():
     assert [got[s] for s in sharers] == [1 if s == lowest else 2 for s in sharers]
     assert rewards.sum() == 0 and rewards[0] == -1
     assert [info["coins"] for info in GAME.infos(state)] == got
-    assert "leftover draw: player_1" in GAME.render(state)
+    assert "leftover draw: P2" in GAME.render(state)
 
 
 def test_even_share_needs_no_draw():

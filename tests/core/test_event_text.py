@@ -72,7 +72,7 @@ def test_the_terminal_shows_the_events_words():
     session = _Session("president", 3, 5, {})
     console = Console(file=io.StringIO(), width=200, height=500, record=True)  # no moves cut
     others = {s: RandomAgent(s) for s in (1, 2)}
-    session.run(0, others, console, lambda prompt: "1")
+    session.run(0, others, ["P1 · you", "P2 · random", "P3 · random"], console, lambda prompt: "1")
     shown = console.export_text()
     assert "since your last turn" in shown
     texts = [e.text for e in session.env.events(0)]

@@ -17,7 +17,7 @@ from presages_env.core.results import SeatResult, ordinal, places_by, result_wor
 
 LONG_FLOAT = re.compile(r"\d\.\d{3,}")
 # a place, the seat and its score, in the game's own terms (tests/<game>/test_<game>_results.py)
-SEAT_LINE = re.compile(r"\d+(st|nd|rd|th) +bot \d \(P\d\): \S")
+SEAT_LINE = re.compile(r"\d+(st|nd|rd|th) +P\d · bot \d: \S")
 INTERNAL_ID = re.compile(r"[a-z]+_\d+|\w=\w")  # absolute_34, key=value
 
 
@@ -31,7 +31,7 @@ def test_the_result_names_the_winners_places_and_scores_in_words(name, seed):
     assert not INTERNAL_ID.search(text.replace("bot ", "")), text
     assert len(words.lines) == n and all(SEAT_LINE.match(line) for line in words.lines)
     winners = [r.seat for r in summary if r.place == 1]
-    named = {s for s in range(n) if f"bot {s} (P{s})" in words.headline}
+    named = {s for s in range(n) if f"P{s + 1} · bot {s}" in words.headline}
     assert named == set(winners) and words.headline.endswith(" won"), words.headline
     best = np.flatnonzero(np.isclose(rec.result, max(rec.result)))
     assert set(best.tolist()) <= set(winners), (rec.result, summary)  # the top reward won
@@ -44,12 +44,12 @@ def test_the_default_wording_rounds_rewards():
     / -1``: the default summary, from rewards alone, rounds them and ranks the seats."""
     totals = [-0.3333333432674408, 1.0, 0.3333333432674408, -1.0]
     words = result_words(reward_summary(totals), ["you", "ppo", "heuristic", "random"])
-    assert words.headline == "ppo (P1) won"
+    assert words.headline == "P2 · ppo won"  # each seat by its badge (core/seats.py)
     assert words.lines == (
-        "1st  ppo (P1): reward +1",
-        "2nd  heuristic (P2): reward +0.33",
-        "3rd  you (P0): reward -0.33",
-        "4th  random (P3): reward -1",
+        "1st  P2 · ppo: reward +1",
+        "2nd  P3 · heuristic: reward +0.33",
+        "3rd  P1 · you: reward -0.33",
+        "4th  P4 · random: reward -1",
     )
 
 
@@ -59,7 +59,7 @@ def test_ties_share_a_place_and_a_cut_game_has_no_winner():
         "1st", "2nd", "3rd", "4th", "11th", "12th", "13th", "21st", "22nd", "102nd",
     ]  # fmt: skip
     tied = [SeatResult(0, 1, "x"), SeatResult(1, 1, "x"), SeatResult(2, 3, "y")]
-    assert result_words(tied, ["a", "b", "c"]).headline == "a (P0) and b (P1) won"
+    assert result_words(tied, ["a", "b", "c"]).headline == "P1 · a and P2 · b won"
     assert result_words(tied[:2], ["a", "b"]).headline == "A draw"
     cut = result_words(tied, ["a", "b", "c"], no_winner="the game reached its step cap")
     assert cut.headline == "No winner: the game reached its step cap"

@@ -75,7 +75,7 @@ def test_seat_views_see_only_what_the_seat_may_see(name, players, options):
                     pl.hand_size for pl in referee.players
                 ]
             text = view.text()
-            assert f"seat {seat}'s view" in text
+            assert f"[P{seat + 1}'s view]" in text
             expected = json.dumps(view.to_json(), sort_keys=True)
             for world_seed in (i, i + 101):
                 world = game.sample_world(state, seat, world_seed)
@@ -120,4 +120,4 @@ def test_human_render_of_a_seat_prints(capsys):
     env = presages_env.make("president", num_players=3, render_mode="human")
     env.reset(seed=0)
     assert env.render(seat=1) is None
-    assert "seat 1's view" in capsys.readouterr().out
+    assert "[P2's view]" in capsys.readouterr().out  # seat 1, named as every text names it

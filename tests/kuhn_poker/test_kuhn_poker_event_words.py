@@ -18,5 +18,5 @@ def test_a_seat_never_reads_a_card_it_never_learns():
 def test_events_name_cards_not_their_ids():
     check_event_texts(
         played_env("kuhn_poker").events(),
-        {"dealt": lambda e: f"P{e.args['player']} was dealt the {CARD_NAMES[e.args['card']]}"},
+        {"dealt": lambda e: f"P{e.args['player'] + 1} was dealt the {CARD_NAMES[e.args['card']]}"},
     )

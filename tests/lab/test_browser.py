@@ -150,7 +150,8 @@ def test_a_person_plays_a_whole_president_game_from_the_hand(server, viewport):
                 assert in_view(driver, ".seat.you .card") and in_view(driver, "#actions button")
                 assert driver.execute_script(OVERFLOW) <= 0
                 shot(driver, f"president-turn-{size}")
-                assert "Ada <b> (P0)" in driver.find_element("id", "title").text  # as text
+                title = driver.find_element("id", "title").text
+                assert "you are P1 · Ada <b>" in title  # as text
                 hand = driver.find_elements("css selector", ".seat.you .card")
                 assert hand and all(c.text for c in hand)
                 values = driver.find_elements("css selector", ".seat.you .card .value")
@@ -167,7 +168,7 @@ def test_a_person_plays_a_whole_president_game_from_the_hand(server, viewport):
         assert in_view(driver, "#result") and in_view(driver, "#replay")
         shot(driver, f"president-result-{size}")
         places = driver.find_elements("css selector", "#places li")
-        assert len(places) == 4 and any("Ada <b> (P0)" in p.text for p in places)
+        assert len(places) == 4 and any("P1 · you" in p.text for p in places)
         driver.find_element("id", "replay").click()
         assert driver.find_element("id", "title").text.startswith("Président")
         assert driver.execute_script(OVERFLOW) <= 0
@@ -220,11 +221,11 @@ def test_two_partners_at_one_presages_table_each_see_only_their_own_hand(app, se
                     continue
                 if not checked:
                     rows = [hand_rows(d) for d in drivers]
-                    me, partner = "Ann (P0)", "Bob (P1)"
-                    roles = drivers[0].find_elements("css selector", ".seat .role")
-                    assert [r.text for r in roles][:2] == ["you", "partner"]
-                    assert all(rows[0][me]) and set(rows[0][partner]) == {""}
-                    assert all(rows[1][partner]) and set(rows[1][me]) == {""}
+                    # each seat by its one name as each person reads it (issue 50)
+                    assert list(rows[0])[:2] == ["P1 · you", "P2 · Bob · partner"]
+                    assert list(rows[1])[:2] == ["P1 · Ann · partner", "P2 · you"]
+                    assert all(rows[0]["P1 · you"]) and set(rows[0]["P2 · Bob · partner"]) == {""}
+                    assert all(rows[1]["P2 · you"]) and set(rows[1]["P1 · Ann · partner"]) == {""}
                     colours = drivers[0].find_elements(
                         "css selector", ".seat.you .card[class*='c-'] .band"
                     )
@@ -273,7 +274,7 @@ def test_the_lobby_opens_a_table_and_gives_one_link_per_person(server):
         shot(driver, "lobby")
         driver.get(links[1])
         WebDriverWait(driver, WAIT).until(
-            lambda d: "you are player 3 (P2)" in d.title + d.find_element("id", "title").text
+            lambda d: "you are P3 · person" in d.title + d.find_element("id", "title").text
         )
         assert errors_logged(driver) == []
     finally:

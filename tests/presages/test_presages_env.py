@@ -74,11 +74,11 @@ def test_render_names_cards_colours_timings_and_placements():
     text = PresagesGame().render(state)
     assert "Le Rêve (dream, 21, red ⚡)" in text and "\x1b[31m" in text
     assert "L'Automne (autumn, 19, red ⏳)" in text
-    assert "P0 sent Le Rêve in front of P2" in text
-    assert "P2 placed" in text and "in front of P0" in text
-    assert "P0 placed \x1b[31mLe Rêve" in text
+    assert "P1 sent Le Rêve in front of P3" in text
+    assert "P3 placed" in text and "in front of P1" in text
+    assert "P1 placed \x1b[31mLe Rêve" in text
     plain = render_text(state, colour=False)
-    assert "\x1b[" not in plain and "now: P1 to choose a card to place" in plain
+    assert "\x1b[" not in plain and "now: P2 to choose a card to place" in plain
 
 
 def test_render_of_a_finished_game_and_through_the_env():
@@ -103,4 +103,4 @@ def test_action_labels_follow_the_node():
     play(state, LAW_ABOVE, card_action(24))
     assert game.action_label(state, SECRET_ASK) == "Secret: ask to see one of theirs"
     play(state, SECRET_ASK)
-    assert game.action_label(state, seat_action(3)) == "Secret with P3"
+    assert game.action_label(state, seat_action(3)) == "Secret with P4"

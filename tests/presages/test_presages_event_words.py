@@ -19,10 +19,12 @@ def test_events_name_cards_not_their_ids():
     check_event_texts(
         played_env("presages").events(),
         {
-            "dealt": lambda e: f"P{e.args['seat']} was dealt {card_text(e.args['card'], False)}",
+            "dealt": lambda e: (
+                f"P{e.args['seat'] + 1} was dealt {card_text(e.args['card'], False)}"
+            ),
             "bout_won": lambda e: (
-                f"bout won by P{e.args['winner']} with {card_text(e.args['card'], False)}; "
-                f"next starter P{e.args['next_starter']}"
+                f"bout won by P{e.args['winner'] + 1} with {card_text(e.args['card'], False)}; "
+                f"next starter P{e.args['next_starter'] + 1}"
             ),
         },
     )

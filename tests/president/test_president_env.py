@@ -217,13 +217,13 @@ def test_ansi_render_shows_every_hand_and_the_table():
     env = presages_env.make("president", num_players=3, render_mode="ansi")
     env.reset(options={"state": setup_position(3, [["3", "3", "K"], ["4", "2"], ["A"]], 1)})
     text = env.render()
-    assert "  player_0 (score 0): 3 3 K" in text
-    assert "> player_1 (score 0): 4 2" in text
-    assert "  player_2 (score 0): A" in text
+    assert "  P1 (score 0): 3 3 K" in text
+    assert "> P2 (score 0): 4 2" in text
+    assert "  P3 (score 0): A" in text
     env.step(action_for("4"))
     text = env.render()
-    assert "to beat: 4 (single, by player_1)" in text
-    assert "> player_2 (score 0): A" in text
+    assert "to beat: 4 (single, by P2)" in text
+    assert "> P3 (score 0): A" in text
 
 
 def test_action_labels_name_the_play():

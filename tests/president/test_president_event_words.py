@@ -23,9 +23,9 @@ def test_events_name_ranks_not_their_ids():
         played_env("president").events(),
         {
             "play": lambda e: (
-                f"P{e.actor} played a {SET_NAMES[e.args['count'] - 1]} of "
+                f"P{e.actor + 1} played a {SET_NAMES[e.args['count'] - 1]} of "
                 f"{RANK_NAMES[e.args['rank']]}"
             ),
-            "dealt": lambda e: f"P{e.args['player']} was dealt a {RANK_NAMES[e.args['rank']]}",
+            "dealt": lambda e: f"P{e.args['player'] + 1} was dealt a {RANK_NAMES[e.args['rank']]}",
         },
     )

@@ -23,16 +23,18 @@ def test_events_name_components_not_their_ids():
     def gain(e) -> str:
         a = e.args
         on = f" on {NAMES[a['comp']]}" if a["comp"] >= 0 else ""
-        return f"P{a['seat']} gained {a['count']} {ESSENCE_NAMES[a['essence']]}{on}"
+        return f"P{a['seat'] + 1} gained {a['count']} {ESSENCE_NAMES[a['essence']]}{on}"
 
     check_event_texts(
         played_env("res_arcana", **SHORTER).events(),
         {
             "power": lambda e: (
-                f"P{e.args['seat']} used {NAMES[e.args['comp']]}'s power: "
+                f"P{e.args['seat'] + 1} used {NAMES[e.args['comp']]}'s power: "
                 f"{POWER_TEXTS[e.args['power']]}"
             ),
             "gain": gain,
-            "deal_mage": lambda e: f"P{e.args['seat']} was dealt the mage {NAMES[e.args['mage']]}",
+            "deal_mage": lambda e: (
+                f"P{e.args['seat'] + 1} was dealt the mage {NAMES[e.args['mage']]}"
+            ),
         },
     )

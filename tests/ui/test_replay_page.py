@@ -110,7 +110,11 @@ def test_the_page_steps_through_the_game_in_a_real_browser(name, tmp_path):
         shown, total = re.match(r"step (\d+) / (\d+)", counter.text).groups()
         assert shown == total == str(len(rec.actions))
         title = driver.find_element(By.ID, "title").text
-        assert EVIL in title  # shown as text
+        # the header names the seats as the view shown reads them (issue 50): seat 0's own
+        assert title.startswith(f"{presages_env.get_game(name).title} \u2014 P1 · you, P2 · ")
+        Select(driver.find_element(By.ID, "seat")).select_by_value("all")
+        title = driver.find_element(By.ID, "title").text
+        assert f"P1 · {EVIL}, P2 · " in title  # the referee's: every name, shown as text
         result = page_data(rec)["result"]
         game_title = presages_env.get_game(name).title
         assert title.startswith(f"{game_title} \u2014 ") and driver.title == f"{game_title} replay"

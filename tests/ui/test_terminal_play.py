@@ -23,6 +23,7 @@ from text_leaks import text_leaks
 import presages_env
 from presages_env import records
 from presages_env.core.header import HDR_CURRENT
+from presages_env.core.seats import PERSON, as_seen_by
 
 # the shipped PPO agents need the train extra; without it there is nothing to play against
 require("train")
@@ -93,7 +94,7 @@ def test_a_whole_game_is_played_from_the_terminal(name, tmp_path):
     child.delaybeforesend = None  # pexpect sleeps 50 ms before each send by default
     prompt = "your move> "
     child.expect(prompt)
-    assert f"seat {seat}" in child.before and "you" in child.before
+    assert f"P{seat + 1} · you" in child.before  # the seat's one name (issue 50)
     child.sendline("?")
     child.expect("undo your last decision")
     child.expect(prompt)
@@ -116,14 +117,14 @@ def test_a_whole_game_is_played_from_the_terminal(name, tmp_path):
     child.close()
     assert child.exitstatus == 0, child.before
     rec = records.load(record)
-    assert rec.agents[seat] == "you" and rec.agents[1 - seat] == first
+    assert rec.agents[seat] == PERSON and first in rec.agents
     assert records.replay(rec)  # the saved game replays to its stored result
     human = [m for m in rec.actions if m["seat"] == seat]
     assert len(human) == moves
     game = presages_env.get_game(name)
-    words = game.result_words(records.replay(rec)[-1], rec.result, rec.agents)
+    words = game.result_words(records.replay(rec)[-1], rec.result, as_seen_by(rec.agents, seat))
     assert f"Game over: {words.headline}." in end  # who won, then each seat's place
-    assert all(line in end for line in words.lines) and f"you (P{seat})" in end, end
+    assert all(line in end for line in words.lines) and f"P{seat + 1} · you" in end, end
 
 
 # ---- bad input and bad arguments (issue 27, defect 8) ---------------------------------------
@@ -311,9 +312,9 @@ def test_the_end_says_who_won_and_play_and_replay_write_under_runs(tmp_path, mon
     saved = Path("runs", "president-5.json")
     assert records.load(saved) == rec
     end = screen.getvalue().split("Game over: ")[-1].splitlines()
-    assert re.fullmatch(r".+ \(P\d\)( and .+ \(P\d\))* won\.", end[0]), end
+    assert re.fullmatch(r"P\d · \w+( and P\d · \w+)* won\.", end[0]), end
     assert [line.split()[0] for line in end[1:5]] == ["1st", "2nd", "3rd", "4th"]
-    assert any("you (P0): " in line for line in end[1:5])
+    assert any("P1 · you: " in line for line in end[1:5])
     assert not re.search(r"\d\.\d{3}", "\n".join(end))
     assert end[5] == f"Record saved to {saved}"
     assert main(["replay", str(saved)]) == 0
@@ -415,7 +416,7 @@ def screen_lines(chunk: str, title: str) -> list[str]:
     """The lines a turn printed, colours left out, from its table's heading on (the legend and
     the seed line open the game above the first one)."""
     text = ANSI.sub("", chunk)
-    return text[text.index(f"\u2500\u2500 {title}, seat") :].rstrip("\n").split("\n")
+    return text[text.index(f"\u2500\u2500 {title}: P") :].rstrip("\n").split("\n")
 
 
 @pytest.mark.parametrize("name", presages_env.list_games())
@@ -473,7 +474,7 @@ def test_each_turn_fits_an_80_by_24_screen_and_moves_are_typed_by_their_words(na
         assert len(lines) <= 23, "\n".join(lines)  # the prompt is the 24th
         assert max(map(cell_len, lines)) <= 80, "\n".join(lines)
         shown = "\n".join(lines)
-        assert f"{game.title}, seat 0 (you)" in shown and "table: " in shown
+        assert f"{game.title}: P1 · you" in shown and "table: " in shown
         assert "since your last turn" in shown or "last moves" in shown, shown
         assert "your hand" in shown and "your move (" in shown, shown
 
@@ -528,7 +529,8 @@ def test_a_tall_table_leaves_the_latest_move_hand_and_actions_on_the_screen():
     players[0] = PlayerView("you", ["La Loi"] * 5, 5, notes=notes)
     view = TableView(players, ["Le Jour"], [f"status line {i}" for i in range(30)], 0, 0)
     labels = [f"choice number {i} with a longer label" for i in range(40)]
-    turn = Turn("Game, seat 0 (you)", view, [f"move {i}" for i in range(50)], 40, labels)
+    badges = [f"P{p + 1} · agent" for p in range(6)]
+    turn = Turn("Game: P1 · you", view, [f"move {i}" for i in range(50)], 40, labels, badges)
     console = Console(width=80, file=io.StringIO())
     lines = [line.plain for line in turn_screen(turn, console, 80, 24)]
     text = "\n".join(lines)
@@ -536,3 +538,50 @@ def test_a_tall_table_leaves_the_latest_move_hand_and_actions_on_the_screen():
     assert "move 49" in text and "[La Loi]" in text and "1. choice number 0" in text
     assert "status line 0" in text and "status line 29" in text  # the first and "now: ..."
     assert "actions lists them all" in text and ": table)" in text and "earlier: log)" in text
+
+
+# ---- who sits where: --partner, --opponents and the seat badges (issue 50, item 4) ----------
+def test_partner_and_opponents_sit_where_the_deal_put_the_teams_and_the_screen_says_so(tmp_path):
+    """``make play`` promised a heuristic partner against the PPO team, but the agents took
+    the other seats in turn while Présages deals its teams: the partner could be ``ppo``,
+    and the screen never said which agent sat where."""
+    game = presages_env.get_game("presages")
+    seed = next(
+        s
+        for s in range(50)
+        if game.teams(game.new_state(4, s))[1] == game.teams(game.new_state(4, s))[0]
+    )
+    env = dict(os.environ, PYTHONPATH=str(ROOT), COLUMNS="120", TERM="xterm")
+    args = ["-m", "presages_env", "play", "presages", "--seat", "0", "--seed", str(seed)]
+    args += [
+        "--partner",
+        "heuristic",
+        "--opponents",
+        "random",
+        "--record",
+        str(tmp_path / "g.json"),
+    ]
+    child = pexpect.spawn(
+        sys.executable, args, env=env, encoding="utf-8", timeout=600, dimensions=(60, 120)
+    )
+    child.delaybeforesend = None
+    child.expect("your move> ")
+    screen = ANSI.sub("", child.before)
+    badges = [
+        "P1 · you",
+        "P2 · heuristic · partner",
+        "P3 · random · opponent",
+        "P4 · random · opponent",
+    ]
+    assert f"Seats: {', '.join(badges)}" in screen  # seat 1 is the partner this deal made
+    assert all(badge in screen.split("Seats: ")[-1].split("legend")[-1] for badge in badges)
+    child.sendline("q")
+    child.expect(pexpect.EOF)
+
+
+def test_a_partner_in_a_game_without_teams_is_refused_with_one_line(tmp_path):
+    result = run_play("kuhn_poker", "--partner", "heuristic", cwd=tmp_path)
+    assert result.returncode == 2 and "Traceback" not in result.stderr
+    (line,) = result.stderr.splitlines()
+    assert "Kuhn poker at 2 players has no teams, so no partner" in line, line
+    assert "your move" not in result.stdout

@@ -32,7 +32,7 @@ LEGEND = (
     ("tricks", "tricks taken so far this manche"),
     ("->", "who won a past trick"),
     ("pot", "the coins staked; the winner (or the last players, shared) takes them"),
-    ("player_0", "the players by seat"),
+    ("P1, P2", "the players by seat, counted from 1"),
 )
 
 RULES_SUMMARY = "\n".join(

@@ -17,6 +17,7 @@ from typing import Any
 import numpy as np
 
 from presages_env.core.card_face import card_face, face_name
+from presages_env.core.events import seat_name
 from presages_env.core.game import Game, PositionCount, RewardBounds
 from presages_env.core.header import HDR_CURRENT, HDR_NUM_PLAYERS, HDR_TERMINAL, seed_of
 from presages_env.core.results import SeatResult, counted, places_by
@@ -266,7 +267,7 @@ class AciliandeGame(Game):
         n = int(state[HDR_NUM_PLAYERS])
         goddesses = ", ".join(card_name(int(c)) for c in goddess_cards(state))
         header = (
-            f"Aciliande — manche {int(state[k.MANCHE])}, dealer player_{int(state[k.DEALER])}, "
+            f"Aciliande — manche {int(state[k.MANCHE])}, dealer {seat_name(int(state[k.DEALER]))}, "
             f"hand size {int(state[k.HAND_SIZE]) or '(dealer chooses)'}, "
             f"pot {int(state[k.POT])} coin(s), seed {seed_of(state)}"
         )
@@ -277,7 +278,7 @@ class AciliandeGame(Game):
             lines.append(_render_seat(state, seat))
         trick = current_trick(state)
         if trick:
-            shown = ", ".join(f"player_{s} {card_name(c)}" for s, c in trick)
+            shown = ", ".join(f"{seat_name(s)} {card_name(c)}" for s, c in trick)
             declaration = DECLARATIONS[int(state[k.TRICK_DECL])]
             lines.append(f"  trick {int(state[k.TRICK_INDEX]) + 1}: {shown}")
             if declaration:
@@ -285,19 +286,17 @@ class AciliandeGame(Game):
         for index in range(int(state[k.TRICK_INDEX])):
             cards = [c for c in range(NUM_CARDS) if state[k.CARD_TRICK + c] == index]
             shown = ", ".join(
-                f"player_{int(state[k.CARD_OWNER + c])} {card_name(c)}" for c in cards
+                f"{seat_name(int(state[k.CARD_OWNER + c]))} {card_name(c)}" for c in cards
             )
             declaration = DECLARATIONS[int(state[k.PAST_DECL + index])]
             note = f" (Goddess: {declaration})" if declaration else ""
-            lines.append(
-                f"  past trick {index + 1}: {shown} -> player_{int(state[k.PAST_WINNER + index])}"
-                + note
-            )
+            winner = seat_name(int(state[k.PAST_WINNER + index]))
+            lines.append(f"  past trick {index + 1}: {shown} -> {winner}{note}")
         if state[HDR_TERMINAL]:
             lines.append(_render_end(state))
         else:
             asked = card_text.DECISION_TEXT[int(state[k.NODE])]
-            lines.append(f"  to act: player_{int(state[HDR_CURRENT])}, to {asked}")
+            lines.append(f"  to act: {seat_name(int(state[HDR_CURRENT]))}, to {asked}")
         return "\n".join(lines)
 
 
@@ -305,23 +304,23 @@ def _render_seat(state: np.ndarray, seat: int) -> str:
     marker = ">" if state[HDR_CURRENT] == seat else " "
     lives_left = int(state[k.LIVES + seat])
     if not state[k.IN_MANCHE + seat]:
-        return f"{marker} player_{seat}: eliminated"
+        return f"{marker} {seat_name(seat)}: eliminated"
     bid = int(state[k.BIDS + seat])
     cards = " ".join(card_name(c) for c in hand(state, seat)) or "-"
     status = "" if state[k.ALIVE + seat] else " [eliminated]"
     return (
-        f"{marker} player_{seat}: lives {lives_left}, bid {bid if bid >= 0 else '?'}, "
+        f"{marker} {seat_name(seat)}: lives {lives_left}, bid {bid if bid >= 0 else '?'}, "
         f"tricks {int(state[k.TRICKS + seat])}{status} | hand: {cards}"
     )
 
 
 def _render_end(state: np.ndarray) -> str:
     n = int(state[HDR_NUM_PLAYERS])
-    coins_text = ", ".join(f"player_{s} {int(state[k.COINS + s])}" for s in range(n))
+    coins_text = ", ".join(f"{seat_name(s)} {int(state[k.COINS + s])}" for s in range(n))
     text = f"  game over ({END_REASONS[int(state[k.END_REASON])]}): coins {coins_text}"
     draws = [(s, int(state[k.DRAW + s])) for s in range(n) if state[k.DRAW + s] >= 0]
     if draws:
-        text += "; leftover draw: " + ", ".join(f"player_{s} {card_name(c)}" for s, c in draws)
+        text += "; leftover draw: " + ", ".join(f"{seat_name(s)} {card_name(c)}" for s, c in draws)
     return text
 
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from presages_env.core.events import seat_name
 from presages_env.core.header import HDR_NUM_PLAYERS
 from presages_env.core.view import PlayerView, TableView
 from presages_env.games.aciliande import game as g
@@ -33,7 +34,7 @@ def _build(
         return (me + relative) % n
 
     def name(relative_plus_one: int) -> str:
-        return f"player_{seat_of(int(relative_plus_one) - 1)}"
+        return seat_name(seat_of(int(relative_plus_one) - 1))
 
     node = int(np.flatnonzero(obs[k.OBS_NODE : k.OBS_NODE + k.NUM_NODES])[0])
     teams = bool(obs[k.OBS_TEAMS])
@@ -54,7 +55,7 @@ def _build(
         if out:
             notes.append("eliminated")
         size = 0 if out else max(0, dealt - int(np.count_nonzero(played_by == r + 1)))
-        players[s] = PlayerView(f"player_{s}", hands[s], size, notes)
+        players[s] = PlayerView(seat_name(s), hands[s], size, notes)
     length = int(np.count_nonzero(obs[k.OBS_TRICK_CARDS : k.OBS_TRICK_CARDS + k.MAX_PLAYERS]))
     table = [card_name(int(obs[k.OBS_TRICK_CARDS + i]) - 1) for i in range(length)]
     goddesses = [card_name(c) for c in range(NUM_CARDS) if obs[k.OBS_GODDESS + c]]
@@ -86,7 +87,7 @@ def _build(
     current = np.flatnonzero(obs[k.OBS_CURRENT : k.OBS_CURRENT + n])
     to_act = seat_of(int(current[0])) if len(current) else -1
     if to_act >= 0:
-        status.append(f"to act: player_{to_act}, to {DECISION_TEXT[node]}")
+        status.append(f"to act: {seat_name(to_act)}, to {DECISION_TEXT[node]}")
     else:
         status.append("game over")
     return TableView(players, table, status, to_act, seat)  # type: ignore[arg-type]

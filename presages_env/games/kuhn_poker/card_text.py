@@ -8,14 +8,14 @@ from presages_env.games.kuhn_poker.cards import CARD_NAMES, LONG_NAMES
 LEGEND = (
     ("J Q K A", "the cards, weakest to strongest; two players play J Q K, three J Q K A"),
     ("pot", "the chips put in: every seat's ante of 1, plus each bet and call"),
-    ("player_0", "the players by seat; seat 0 acts first"),
+    ("P1, P2", "the players by seat, counted from 1; P1 acts first"),
 )
 
 RULES_SUMMARY = "\n".join(
     (
         "Kuhn poker: 2 or 3 players, one card each from the n + 1 lowest of J Q K A; every "
         "player antes 1 chip.",
-        "In turn from seat 0, each player checks or bets (the bet option, 1 chip by default). "
+        "In turn from P1, each player checks or bets (the bet option, 1 chip by default). "
         "Once someone bets, each other player answers once, in turn: call (put the bet in) "
         "or fold.",
         "When everyone checked, or everyone answered the bet, the highest card among the "

@@ -6,6 +6,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
+from presages_env.core.events import seat_name
 from presages_env.core.game import Game, RewardBounds
 from presages_env.core.header import HDR_CURRENT, HDR_NUM_PLAYERS, HDR_TERMINAL
 from presages_env.core.results import SeatResult, counted, places_by
@@ -86,13 +87,15 @@ class KuhnPokerGame(Game):
 
     def render(self, state: np.ndarray) -> str:
         n = int(state[HDR_NUM_PLAYERS])
-        cards = " ".join(f"player_{p}: {CARD_NAMES[int(state[lay.DECK + p])]}" for p in range(n))
+        cards = " ".join(
+            f"{seat_name(p)}: {CARD_NAMES[int(state[lay.DECK + p])]}" for p in range(n)
+        )
         words = view.move_words(self._observation(state))
         lines = [f"Kuhn poker — {cards}", f"  moves: {' '.join(words) or '-'}"]
         if state[HDR_TERMINAL]:
-            lines.append(f"  hand over: player_{int(k.winner(state))} takes the pot")
+            lines.append(f"  hand over: {seat_name(int(k.winner(state)))} takes the pot")
         else:
-            lines.append(f"  to act: player_{int(state[HDR_CURRENT])}")
+            lines.append(f"  to act: {seat_name(int(state[HDR_CURRENT]))}")
         return "\n".join(lines)
 
     def _observation(self, state: np.ndarray) -> np.ndarray:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from presages_env.core.events import seat_name
 from presages_env.core.header import HDR_NUM_PLAYERS
 from presages_env.core.view import PlayerView, TableView
 from presages_env.games.kuhn_poker import kernel as k
@@ -40,11 +41,11 @@ def _build(obs: np.ndarray, n: int, hands: list[str | None], seat: int | None) -
     over = len(words) == (words.index("bet") + n if bet else n)
     to_act = -1 if over else len(words) % n
     players = [
-        PlayerView(f"player_{p}", None if hands[p] is None else [hands[p]], 1, words[p::n])
+        PlayerView(seat_name(p), None if hands[p] is None else [hands[p]], 1, words[p::n])
         for p in range(n)
     ]
     status = [f"moves: {' '.join(words) or '-'}"]
-    status.append("hand over" if over else f"to act: player_{to_act}")
+    status.append("hand over" if over else f"to act: {seat_name(to_act)}")
     return TableView(players, [], status, to_act, seat)
 
 

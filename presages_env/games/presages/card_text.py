@@ -82,7 +82,7 @@ LEGEND = (
     ("(law, 15, yellow \u26a1)", "a card's English name, value, colour and timing"),
     ("marks", "the card is discarded at the end of the bout"),
     ("\u2605", "a round won by that team (two win the game)"),
-    ("P0, P1", "the players by seat (player_0, player_1, ...)"),
+    ("P1, P2", "the players by seat, counted from 1"),
 )
 
 RULES_SUMMARY = "\n".join(

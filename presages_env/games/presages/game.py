@@ -13,6 +13,7 @@ from typing import Any
 import numpy as np
 
 from presages_env.core.card_face import card_face, face_name
+from presages_env.core.events import seat_name
 from presages_env.core.game import Game, PositionCount, RewardBounds
 from presages_env.core.header import (
     HDR_CURRENT,
@@ -331,7 +332,7 @@ class PresagesGame(Game):
         if 0 <= action < SEAT_ACTION_BASE:
             return f"{_CARD_VERBS.get(node, 'card')} {card_text(action + 1, colour=False)}"
         if SEAT_ACTION_BASE <= action < LAW_BELOW:
-            return f"{_SEAT_VERBS.get(node, 'seat')} P{action - SEAT_ACTION_BASE}"
+            return f"{_SEAT_VERBS.get(node, 'seat')} {seat_name(action - SEAT_ACTION_BASE)}"
         return _OTHER_LABELS.get(int(action), str(action))
 
     def action_label_for(self, state: np.ndarray, action: int, seat: int) -> str:
@@ -366,7 +367,7 @@ def _last_table_text(state: np.ndarray, colour: bool) -> str:
     parts = []
     for s in range(_n(state)):
         card = int(state[k.LAST_TABLE + s])
-        where = "discarded" if card < 0 else f"back to P{s}"
+        where = "discarded" if card < 0 else f"back to {seat_name(s)}"
         parts.append(f"{card_text(abs(card), colour)} {where}")
     return "last bout ended: " + ", ".join(parts)
 
@@ -377,7 +378,8 @@ def render_text(state: np.ndarray, colour: bool = True) -> str:
     team_of = teams(state)
     laurels = rounds_won(state)
     team_names = [
-        f"team {t} ({', '.join(f'P{s}' for s in range(n) if team_of[s] == t)}){' ★' * laurels[t]}"
+        f"team {t} ({', '.join(seat_name(s) for s in range(n) if team_of[s] == t)})"
+        + " ★" * laurels[t]
         for t in range(int(state[k.NUM_TEAMS]))
     ]
     lines = [
@@ -396,7 +398,7 @@ def render_text(state: np.ndarray, colour: bool = True) -> str:
         table = card_text(front[s], colour) if front[s] else "-"
         cards = " ".join(card_text(c, colour) for c in hand(state, s))
         lines.append(
-            f"{marker} P{s} team {team_of[s]}{starter}: in front: {table}\n"
+            f"{marker} {seat_name(s)} team {team_of[s]}{starter}: in front: {table}\n"
             f"      hand ({len(hand(state, s))}): {cards}"
         )
     if state[k.PREV_LOG_LEN]:
@@ -411,12 +413,12 @@ def render_text(state: np.ndarray, colour: bool = True) -> str:
     lines.append(f"  discard pile ({len(pile)}): " + " ".join(card_text(c, colour) for c in pile))
     if last_round_winner(state) >= 0:
         shown = ", ".join(
-            f"P{int(state[k.REVEAL + c]) - 1} {card_text(c, colour)}"
+            f"{seat_name(int(state[k.REVEAL + c]) - 1)} {card_text(c, colour)}"
             for c in range(1, NUM_CARDS + 1)
             if state[k.REVEAL + c]
         )
         lines.append(
-            f"  last round won by P{last_round_winner(state)} for their team; "
+            f"  last round won by {seat_name(last_round_winner(state))} for their team; "
             f"hands shown at its end: {shown or 'none (0 cards)'}"
         )
     if state[HDR_TERMINAL]:

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from presages_env.core.events import seat_name
 from presages_env.core.header import HDR_NUM_PLAYERS
 from presages_env.core.view import PlayerView, TableView
 from presages_env.games.presages import game as g
@@ -54,7 +55,7 @@ def _pending(obs: np.ndarray, node: int) -> str:
     far (the render's "now: ..." line too)."""
 
     def seat(offset: int) -> str:
-        return f"P{int(obs[offset]) - 1}"
+        return seat_name(int(obs[offset]) - 1)
 
     fixed = {  # read only at its node: elsewhere the slots are 0
         k.NODE_DREAM_REPLY: lambda: f"the Le Rêve player is {seat(k.OBS_DREAM_PLAYER)}",
@@ -77,13 +78,15 @@ def _memory(obs: np.ndarray) -> list[str]:
     """The observer's private memory of this round: Secrets and Absolu exchanges."""
     lines = []
     for plane, text in (
-        (k.PLANE_SEEN_FROM, "shown to you by P{} (Le Secret)"),
-        (k.PLANE_SHOWN_TO, "you showed it to P{} (Le Secret)"),
-        (k.PLANE_ABS_RECV, "you received it from P{} (L'Absolu)"),
-        (k.PLANE_ABS_GAVE, "you gave it to P{} (L'Absolu)"),
+        (k.PLANE_SEEN_FROM, "shown to you by {} (Le Secret)"),
+        (k.PLANE_SHOWN_TO, "you showed it to {} (Le Secret)"),
+        (k.PLANE_ABS_RECV, "you received it from {} (L'Absolu)"),
+        (k.PLANE_ABS_GAVE, "you gave it to {} (L'Absolu)"),
     ):
         who = _plane(obs, plane)
-        lines += [f"  {_label(c)}: {text.format(int(who[c]) - 1)}" for c in CARDS if who[c]]
+        lines += [
+            f"  {_label(c)}: {text.format(seat_name(int(who[c]) - 1))}" for c in CARDS if who[c]
+        ]
     if obs[k.OBS_ABS_MY_GIVEN]:
         lines.append(f"  committed to the pending Absolu: {_label(obs[k.OBS_ABS_MY_GIVEN])}")
     return ["you know:"] + lines if lines else []
@@ -107,14 +110,15 @@ def _build(obs: np.ndarray, n: int, hands: list[list[str] | None], seat: int | N
         front = int(obs[k.OBS_FRONT + s])
         area = [_label(front)] if front else []
         players.append(
-            PlayerView(f"player_{s}", hands[s], int(obs[k.OBS_HAND_COUNTS + s]), notes, area)
+            PlayerView(seat_name(s), hands[s], int(obs[k.OBS_HAND_COUNTS + s]), notes, area)
         )
     starter = max(int(obs[k.OBS_BOUT_STARTER]) - 1, 0)
     order = [(starter + i) % n for i in range(n)]
     table = [_label(obs[k.OBS_FRONT + s]) for s in order if obs[k.OBS_FRONT + s]]
     laurels = [int(x) for x in obs[k.OBS_ROUNDS_WON : k.OBS_ROUNDS_WON + k.MAX_TEAMS]]
     teams = [
-        f"team {t} ({', '.join(f'P{s}' for s in range(n) if team[s] == t)})" + " ★" * laurels[t]
+        f"team {t} ({', '.join(seat_name(s) for s in range(n) if team[s] == t)})"
+        + " ★" * laurels[t]
         for t in sorted(set(team))
     ]
     status = [f"round {int(obs[k.OBS_ROUND])}, bout {int(obs[k.OBS_BOUT])}", " | ".join(teams)]
@@ -131,9 +135,11 @@ def _build(obs: np.ndarray, n: int, hands: list[list[str] | None], seat: int | N
     status.append(f"discard pile ({len(pile)}): " + ", ".join(_label(c) for _, c in pile))
     if obs[k.OBS_LAST_ROUND_WINNER]:
         reveal = _plane(obs, k.PLANE_REVEAL)
-        shown = ", ".join(f"P{int(reveal[c]) - 1} {_label(c)}" for c in CARDS if reveal[c])
+        shown = ", ".join(
+            f"{seat_name(int(reveal[c]) - 1)} {_label(c)}" for c in CARDS if reveal[c]
+        )
         status.append(
-            f"last round won by P{int(obs[k.OBS_LAST_ROUND_WINNER]) - 1} for their team; "
+            f"last round won by {seat_name(int(obs[k.OBS_LAST_ROUND_WINNER]) - 1)} for their team; "
             f"hands shown at its end: {shown or 'none (0 cards)'}"
         )
     if seat is not None:

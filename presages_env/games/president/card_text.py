@@ -18,7 +18,7 @@ LEGEND = (
     ("to beat", "the play on the table: beat it with as many cards of a higher rank"),
     ("#1 Président", "finishing places of the last manche (#2 Vice-président, ...)"),
     ("+1, +2", "the players after you in turn order, once the seating has changed"),
-    ("player_0", "the players by seat"),
+    ("P1, P2", "the players by seat, counted from 1"),
 )
 
 RULES_SUMMARY = "\n".join(

@@ -6,6 +6,7 @@ from collections.abc import Iterable, Sequence
 
 import numpy as np
 
+from presages_env.core.events import seat_name
 from presages_env.core.game import Game, PositionCount, RewardBounds
 from presages_env.core.header import HDR_CURRENT, HDR_NUM_PLAYERS, HDR_TERMINAL, seed_of
 from presages_env.core.results import SeatResult, counted, places_by
@@ -191,15 +192,15 @@ class PresidentGame(Game):
             rank, count = int(state[k.TOP_RANK]), int(state[k.TOP_COUNT])
             lines.append(
                 f"  to beat: {' '.join([RANK_NAMES[rank]] * count)}"
-                f" ({SET_NAMES[count - 1]}, by player_{int(state[k.TOP_PLAYER])})"
+                f" ({SET_NAMES[count - 1]}, by {seat_name(int(state[k.TOP_PLAYER]))})"
             )
         else:
             lines.append("  table empty: the current player leads")
         if state[k.EXCH_RECEIVED] >= 0:
             given = int(state[k.EXCH_GIVEN])
             lines.append(
-                f"  exchange: player_{int(state[k.EXCH_FROM])} gave a "
-                f"{RANK_NAMES[int(state[k.EXCH_RECEIVED])]} to player_{int(state[k.EXCH_TO])}"
+                f"  exchange: {seat_name(int(state[k.EXCH_FROM]))} gave a "
+                f"{RANK_NAMES[int(state[k.EXCH_RECEIVED])]} to {seat_name(int(state[k.EXCH_TO]))}"
                 + (f", who gave back a {RANK_NAMES[given]}" if given >= 0 else "")
             )
         for seat in range(n):
@@ -214,7 +215,7 @@ class PresidentGame(Game):
             elif state[k.PASSED + p]:
                 status = " [passed]"
             lines.append(
-                f"{marker} player_{p} (score {int(state[k.SCORE + p])}){status}: {cards or '-'}"
+                f"{marker} {seat_name(p)} (score {int(state[k.SCORE + p])}){status}: {cards or '-'}"
             )
         if state[HDR_TERMINAL]:
             lines.append("  match over")

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from presages_env.core.events import seat_name
 from presages_env.core.header import HDR_CURRENT, HDR_NUM_PLAYERS, HDR_TERMINAL
 from presages_env.core.view import PlayerView, TableView
 from presages_env.games.president import game as g
@@ -116,9 +117,9 @@ def seat_view(obs: np.ndarray, seat: int, num_players: int) -> TableView:
     first_manche = not obs[k.OBS_LAST_PLACE : k.OBS_LAST_PLACE + n].any()
     index = [(seat + r) % n for r in range(n)]
     if first_manche:
-        names = [f"player_{i}" for i in index]
+        names = [seat_name(i) for i in index]
     else:
-        names = [f"player_{seat}"] + [f"+{r}" for r in range(1, n)]
+        names = [seat_name(seat)] + [f"+{r}" for r in range(1, n)]
     hands: list[list[str] | None] = [_cards(obs[k.OBS_HAND : k.OBS_HAND + NUM_RANKS])]
     hands += [None] * (n - 1)
     relative = _to_act_relative(obs, n)
@@ -137,7 +138,7 @@ def state_view(state: np.ndarray) -> TableView:
     base = max(int(state[k.EXCH_TO]), 0)
     first = int(state[k.SEAT_OF + base])
     index = [int(state[k.PLAYER_AT_SEAT + (first + r) % n]) for r in range(n)]
-    names = [f"player_{p}" for p in index]
+    names = [seat_name(p) for p in index]
     hands: list[list[str] | None] = [
         _cards(obs[p, k.OBS_HAND : k.OBS_HAND + NUM_RANKS]) for p in index
     ]

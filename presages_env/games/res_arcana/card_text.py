@@ -41,7 +41,7 @@ LEGEND = (
     ("(turned)", "a component used this round"),
     ("[1E 2G]", "essences stored on a component, or a player's pool"),
     ("VP", "victory points: 10 or more at a round's end wins"),
-    ("P0, P1", "the players by seat (player_0, player_1, ...)"),
+    ("P1, P2", "the players by seat, counted from 1"),
 )
 
 RULES_SUMMARY = "\n".join(

@@ -7,6 +7,7 @@ import itertools
 
 import numpy as np
 
+from presages_env.core.events import seat_name
 from presages_env.core.header import HDR_CURRENT
 from presages_env.core.validation import check_int
 from presages_env.games.res_arcana import cards as cd
@@ -228,7 +229,7 @@ def action_label(state: np.ndarray, action: int) -> str:
     if lay.A_SEAT <= action < lay.A_YES:
         w = int(state[lay.ACT_POWER])
         counted = ESSENCE_NAMES[int(cd.PW_PARAM2[w])]
-        return f"count the {counted} of P{action - lay.A_SEAT}"
+        return f"count the {counted} of {seat_name(action - lay.A_SEAT)}"
     if action in (lay.A_YES, lay.A_NO):
         yes = action == lay.A_YES
         if node == "STATUE":

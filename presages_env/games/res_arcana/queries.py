@@ -7,6 +7,7 @@ from collections.abc import Mapping, Sequence
 
 import numpy as np
 
+from presages_env.core.events import seat_name
 from presages_env.core.header import (
     HDR_CURRENT,
     HDR_NUM_PLAYERS,
@@ -190,7 +191,7 @@ def render_text(state: np.ndarray, colour: bool = True) -> str:
     lines = [
         f"Res Arcana — {n} players, seed {seed_of(state)}, round {round_number(state)}, "
         f"{phase_name(state)}, decision {step_of(state)}",
-        f"  first player P{first_player(state)}"
+        f"  first player {seat_name(first_player(state))}"
         + (" (token taken this round)" if state[lay.TOKEN_TAKEN] else ""),
     ]
     for s in range(n):
@@ -206,7 +207,7 @@ def render_text(state: np.ndarray, colour: bool = True) -> str:
             ", ".join(x) or "-" for x in (hand(state, s), deck(state, s), discard_pile(state, s))
         ]
         lines.append(
-            f"{marker} P{s}: {victory_points(state, s)} VP, pool "
+            f"{marker} {seat_name(s)}: {victory_points(state, s)} VP, pool "
             f"{essences_line(pool(state, s), colour)}{flags}\n      in play: {tableau or '-'}\n"
             f"      hand: {cards[0]} | deck (top first): {cards[1]} | discard: {cards[2]}"
         )
@@ -219,9 +220,9 @@ def render_text(state: np.ndarray, colour: bool = True) -> str:
     if state[HDR_TERMINAL] == TRUNCATED:
         lines.append("  truncated at the step cap: no winner")
     elif state[HDR_TERMINAL]:
-        lines.append(f"  game over: {', '.join(f'P{s}' for s in winners(state))} won")
+        lines.append(f"  game over: {', '.join(seat_name(s) for s in winners(state))} won")
     else:
         node = int(state[lay.NODE])
         asked = target_kind(state) if node == lay.NODE_TARGET else DECISION_TEXT[node]
-        lines.append(f"  now: P{current_seat(state)} to {asked}")
+        lines.append(f"  now: {seat_name(current_seat(state))} to {asked}")
     return "\n".join(lines)

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from presages_env.core.events import seat_name
 from presages_env.core.header import HDR_NUM_PLAYERS
 from presages_env.core.view import PlayerView, TableView
 from presages_env.games.res_arcana import game as g
@@ -108,13 +109,14 @@ def _build(obs: np.ndarray, n: int, private: dict[int, np.ndarray], seat: int | 
         area = [_tableau_entry(obs, c) for c in _in_zone(obs, lay.Z_PLAY, s)]
         area += [f"{NAMES[c]} (being placed)" for c in _in_zone(obs, lay.Z_PLACING, s)]
         size = _seat_field(obs, s, lay.SEAT_HAND)
-        players.append(PlayerView(f"player_{s}", hand, size, notes, area))
+        players.append(PlayerView(seat_name(s), hand, size, notes, area))
     display = [NAMES[c] for c in _in_zone(obs, lay.Z_DISPLAY)]
     places = [NAMES[c] for c in _in_zone(obs, lay.Z_CENTER)]
     phase = int(obs[lay.OBS_PHASE])
     token = " (token taken this round)" if obs[lay.OBS_TOKEN_TAKEN] else ""
     status = [
-        f"round {int(obs[lay.OBS_ROUND])}, {PHASE_NAMES[phase]}; first player P{first}{token}",
+        f"round {int(obs[lay.OBS_ROUND])}, {PHASE_NAMES[phase]}; "
+        f"first player {seat_name(first)}{token}",
         f"on the table: face-up monuments, then Places of Power; monument deck "
         f"{int(obs[lay.OBS_MON_DECK_SIZE])} left",
         f"magic items: {', '.join(NAMES[c] for c in _in_zone(obs, lay.Z_SUPPLY))}",
@@ -124,9 +126,9 @@ def _build(obs: np.ndarray, n: int, private: dict[int, np.ndarray], seat: int | 
         asked = DECISION_TEXT[node]
         if node == lay.NODE_TARGET:  # which component, for what: "keep a mage", ...
             asked = TARGET_KIND_NAMES[int(obs[PENDING["TGT_KIND"]])]
-        status.append(f"now: P{current} to {asked}")
+        status.append(f"now: {seat_name(current)} to {asked}")
     elif phase == lay.PHASE_OVER:
-        won = [f"P{s}" for s in range(n) if _seat_field(obs, s, lay.SEAT_WINNER)]
+        won = [seat_name(s) for s in range(n) if _seat_field(obs, s, lay.SEAT_WINNER)]
         status.append(f"game over: {', '.join(won)} won")
     else:
         status.append("truncated at the step cap: no winner")

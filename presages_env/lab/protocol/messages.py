@@ -17,6 +17,7 @@ from typing import Any
 
 from presages_env.core.card_face import face_name
 from presages_env.core.game import Game
+from presages_env.core.seats import as_seen_by, row_names, seat_badge
 from presages_env.lab.live import LiveGame
 
 MAX_MESSAGE_BYTES = 512  # a move is about 60
@@ -32,6 +33,7 @@ def hello(game: Game, seat: int, names: list[str], kinds: list[str], rule: str) 
         "type": "hello",
         "title": game.title,
         "seat": seat,
+        "badge": seat_badge(seat, names[seat]),  # "P3 · Ada": who this seat is
         "names": names,
         "kinds": kinds,
         "rules": game.rules_summary(),
@@ -41,10 +43,15 @@ def hello(game: Game, seat: int, names: list[str], kinds: list[str], rule: str) 
 
 
 def seat_state(live: LiveGame, seat: int, names: list[str]) -> dict:
-    """The table as ``seat`` sees it now (once the game is over, with its result: the page
-    then links the seat's replay page)."""
+    """The table as ``seat`` sees it now, each seat named by its badge as ``seat`` reads it
+    (``Game.seat_badges``: ``P2 · heuristic · partner``), the view's player rows too (once
+    the game is over, with its result: the page then links the seat's replay page)."""
     game = live.game
+    badges = game.seat_badges(live.state, names, seat)
     view = game.unchecked_view(live.state, seat).to_json()
+    rows = row_names([player["name"] for player in view["players"]], badges)
+    for player, name in zip(view["players"], rows, strict=True):
+        player["name"] = name
     log = [e.text for e in live.events(seat, MAX_LOG)]
     actions = []
     if live.current == seat:
@@ -59,7 +66,7 @@ def seat_state(live: LiveGame, seat: int, names: list[str]) -> dict:
         "type": "state",
         "step": live.step,
         "to_act": live.current,
-        "teams": [int(t) for t in game.teams(live.state)],
+        "badges": badges,
         "view": view,
         "log": log,
         "actions": actions,
@@ -68,7 +75,7 @@ def seat_state(live: LiveGame, seat: int, names: list[str]) -> dict:
         "result": None,
     }
     if live.over:
-        words = game.result_words(live.state, live.totals.tolist(), names)
+        words = game.result_words(live.state, live.totals.tolist(), as_seen_by(names, seat))
         message["result"] = {"headline": words.headline, "lines": list(words.lines)}
     return message
 

@@ -17,10 +17,10 @@ function drawSeats() {
   for (let p = 0; p < n; p++) {
     const row = el("div");
     row.className = "seat-choice";
-    const label = el("label", "P" + p + " ");
+    const label = el("label", "P" + (p + 1) + " ");
     const kind = el("select");
     kind.className = "kind";
-    kind.setAttribute("aria-label", "seat P" + p);
+    kind.setAttribute("aria-label", "seat P" + (p + 1));
     const agents = chosen().agents[String(n)] || [];
     for (const k of ["human", ...agents]) {
       const o = el("option", k === "human" ? "a person" : k);
@@ -33,7 +33,7 @@ function drawSeats() {
     name.className = "seat-name";
     name.placeholder = "name (optional)";
     name.maxLength = 40;
-    name.setAttribute("aria-label", "name of P" + p);
+    name.setAttribute("aria-label", "name of P" + (p + 1));
     row.append(label, name);
     box.appendChild(row);
   }
@@ -153,7 +153,7 @@ async function create(event) {
   const list = $("links");
   list.replaceChildren();
   for (const [seat, link] of Object.entries(answer.links)) {
-    const item = el("li", "P" + seat + ": ");
+    const item = el("li", "P" + (Number(seat) + 1) + ": ");
     const a = el("a", location.origin + link);
     a.href = link;
     item.appendChild(a);

@@ -89,18 +89,14 @@ function cardRow(name, labels, hidden, choice) {
   row.appendChild(cards);
   return row;
 }
-function role(p) {
-  if (p === hello.seat) return "you";
-  return state.teams[p] === state.teams[hello.seat] ? "partner" : "opponent";
-}
-function seatName(p) { return hello.names[p] + " (P" + p + ")"; }
+// Each seat's one name as this seat reads it ("P2 · heuristic · partner"), from the server.
+function seatName(p) { return state.badges[p]; }
 
 function seatBox(player, p, playing) {
   const view = state.view;
   const box = el("div", "seat" + (p === view.to_act ? " to-act" : "") + (p === hello.seat ? " you" : ""));
   const head = el("div", "seat-head");
-  head.appendChild(el("span", "name", seatName(p)));
-  head.appendChild(el("span", "role", role(p)));
+  head.appendChild(el("span", "name", player.name));
   head.appendChild(el("span", "tag", hello.kinds[p] === "human" ? "person"
     : hello.kinds[p] === "agent" ? "agent" : "agent: " + hello.kinds[p]));
   box.appendChild(head);
@@ -124,7 +120,7 @@ function draw() {
   $("turn").textContent = "";
   addText($("turn"), over ? "The game is over." : mine
     ? "Your turn: click a card to play it, or choose a move below."
-    : "Waiting for " + seatName(state.to_act) + " (" + role(state.to_act) + ").");
+    : "Waiting for " + seatName(state.to_act) + ".");
   sent = false;
   $("mine").replaceChildren(seatBox(view.players[hello.seat], hello.seat, mine && !over));
   $("players").replaceChildren(...view.players.flatMap((player, p) =>
@@ -202,9 +198,9 @@ document.addEventListener("keydown", (event) => {
 function onHello(message) {
   hello = message;
   meaning = Object.fromEntries(message.legend);
-  document.title = message.title + ": " + seatName(message.seat);
+  document.title = message.title + ": " + message.badge;
   $("title").textContent = "";
-  addText($("title"), message.title + " \u2014 you are " + seatName(message.seat));
+  addText($("title"), message.title + " \u2014 you are " + message.badge);
   $("note").textContent = message.idle_rule;
   $("rules").textContent = message.rules;
   $("legend").replaceChildren(...message.legend.flatMap(([symbol, text]) =>
