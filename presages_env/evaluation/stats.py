@@ -71,6 +71,17 @@ def mean_interval(values: np.ndarray, confidence: float = 0.95) -> Estimate:
     return Estimate(mean, mean - spread, mean + spread, values.size)
 
 
+def grouped_interval(values: np.ndarray, group_size: int, confidence: float = 0.95) -> Estimate:
+    """Mean of values that come in consecutive correlated groups (the games of a duplicate
+    deal), with the normal interval over the groups' means: the groups, not the values, are
+    the independent samples (``n`` counts them; at least two). ``group_size`` 1 is
+    :func:`mean_interval`."""
+    values = np.asarray(values, dtype=np.float64)
+    if group_size < 1 or values.size % group_size:
+        raise ValueError(f"{values.size} values do not make whole groups of {group_size}")
+    return mean_interval(values.reshape(-1, group_size).mean(axis=1), confidence)
+
+
 def difference_interval(
     first: np.ndarray, second: np.ndarray, confidence: float = 0.95
 ) -> Estimate:

@@ -14,9 +14,12 @@ from presages_env.core.header import HDR_CURRENT, HDR_TERMINAL, seed_of
 from presages_env.core.rng import derive_seed
 from presages_env.evaluation import (
     Estimate,
+    LocalExecutor,
     MatchResult,
+    chunked_round_robin,
     cross_play,
     cross_play_table,
+    deal_group_size,
     format_percent,
     game_statistics,
     has_teams,
@@ -63,7 +66,7 @@ class PairedPresident(PresidentGame):
         return seats % 2 if seed_of(state) % 2 else seats // 2
 
 
-def hand_made_result(seat_rewards, seat_sides, focus_side) -> MatchResult:
+def hand_made_result(seat_rewards, seat_sides, focus_side, group_size=1) -> MatchResult:
     return MatchResult(
         "a",
         "b",
@@ -72,6 +75,7 @@ def hand_made_result(seat_rewards, seat_sides, focus_side) -> MatchResult:
         np.array(seat_rewards, dtype=np.float64),
         np.array(seat_sides),
         np.array(focus_side),
+        group_size,
     )
 
 
@@ -188,6 +192,73 @@ def test_cross_play_refuses_a_game_without_teams():
     assert not has_teams("president")
     with pytest.raises(ValueError, match="own team"):
         cross_play("president", {"r": RandomAgent(0)}, RandomAgent(1), 8)
+
+
+# ---- duplicate deals -----------------------------------------------------------------------
+@pytest.mark.parametrize(("game", "group"), [("president", 4), (PairedPresident(), 2)])
+def test_a_duplicate_deal_seats_each_agent_once_on_each_of_its_sides(game, group):
+    a, b = SeatRecorder("a"), SeatRecorder("b")
+    result = head_to_head(game, a, b, 6 * group, seed=3, num_envs=5, duplicate=True)
+    assert deal_group_size(game) == group == result.group_size
+    deals = [int(derive_seed(3, g)) for g in range(6)]
+    assert sorted(a.seats_by_deal) == sorted(b.seats_by_deal) == sorted(deals)
+    for deal in deals:  # across its group, each agent played every seat of the deal
+        assert a.seats_by_deal[deal] == b.seats_by_deal[deal] == {0, 1, 2, 3}
+    for sides, focus in zip(
+        result.seat_sides.reshape(6, group, 4), result.focus_side.reshape(6, group), strict=True
+    ):
+        assert (sides == sides[0]).all()  # one deal, so one layout of the sides
+        assert sorted(focus.tolist()) == list(range(group))  # the focus on each side once
+
+
+class LowestLegal(SeatRecorder):
+    """A deterministic agent other than the heuristic."""
+
+
+def test_duplicate_deals_do_not_depend_on_the_chunking():
+    agents = {"heuristic": HeuristicAgent("president"), "lowest": LowestLegal("lowest")}
+    whole = head_to_head("president", *agents.values(), 24, seed=9, num_envs=7, duplicate=True)
+    for chunk_games, num_envs in [(4, 3), (24, 24), (10, 5)]:  # 10: rounded to 8, whole groups
+        (chunked,) = chunked_round_robin(
+            "president",
+            agents,
+            24,
+            seed=9,
+            num_envs=num_envs,
+            chunk_games=chunk_games,
+            executor=LocalExecutor(),
+            pairs=[("heuristic", "lowest")],
+            duplicate=True,
+        )
+        assert chunked.group_size == 4
+        np.testing.assert_array_equal(chunked.seat_rewards, whole.seat_rewards)
+        np.testing.assert_array_equal(chunked.seat_sides, whole.seat_sides)
+        np.testing.assert_array_equal(chunked.focus_side, whole.focus_side)
+
+
+def test_duplicate_intervals_are_taken_over_the_groups():
+    # every deal favours seat 0, whoever holds it: the focus wins it once and loses it once
+    rewards = [[1.0, -1.0]] * 20
+    sides, focus = [[0, 1]] * 20, [0, 1] * 10
+    duplicate = hand_made_result(rewards, sides, focus, group_size=2)
+    plain = hand_made_result(rewards, sides, focus)
+    assert duplicate.win_rate == plain.win_rate == 0.5
+    assert duplicate.win_rate_ci() == Estimate(0.5, 0.5, 0.5, 10)  # 10 groups, no spread
+    assert plain.win_rate_ci().n == 20 and plain.win_rate_ci().half_width > 0.15
+    assert duplicate.mean_reward_ci() == Estimate(0.0, 0.0, 0.0, 10)
+    # a group mean of 1 and one of 0: the interval is that of two samples, not four games
+    pairs = hand_made_result([[1.0, -1.0]] * 2 + [[-1.0, 1.0]] * 2, [[0, 1]] * 4, [0, 0, 0, 0], 2)
+    estimate = pairs.win_rate_ci()
+    assert (estimate.value, estimate.n) == (0.5, 2) and (estimate.low, estimate.high) == (0, 1)
+
+
+def test_duplicate_deals_refuse_a_series_of_partial_groups():
+    with pytest.raises(ValueError, match="multiple of 4, at least 8: 8 or 12, not 10"):
+        head_to_head("president", RandomAgent(0), RandomAgent(1), 10, duplicate=True)
+    with pytest.raises(ValueError, match="at least 8: 8, not 4"):
+        chunked_round_robin(
+            "president", {"a": RandomAgent(0), "b": RandomAgent(1)}, 4, duplicate=True
+        )
 
 
 # ---- results --------------------------------------------------------------------------------
