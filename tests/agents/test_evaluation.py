@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import subprocess
 import sys
 from collections import Counter, defaultdict
@@ -397,6 +398,9 @@ def test_the_win_rate_plot_names_its_setting_its_interval_and_chance(tmp_path):
     (legend,) = figure.legends  # below the plot, clear of the bars
     assert chance[0].get_label() in [t.get_text() for t in legend.get_texts()]
     assert plot_win_rates(results, tmp_path / "setting.png").exists()  # the default method
+    duplicate = [dataclasses.replace(result, group_size=2) for result in results]
+    title = " ".join(win_rates_figure(duplicate).axes[0].get_title().split())
+    assert "bars: 95% normal interval over the duplicate deals over 100 games each" in title
 
 
 def test_the_cross_play_map_shows_the_gap_to_self_play_on_a_centred_scale():
