@@ -52,7 +52,7 @@ from presages_env.evaluation import (
     results_table,
     round_robin,
 )
-from presages_env.evaluation.tournament import check_duplicate_games
+from presages_env.evaluation.tournament import MatchResult, check_duplicate_games
 from presages_env.games import get_game
 
 
@@ -131,7 +131,10 @@ def agents_and_pairs(args: argparse.Namespace) -> tuple[dict[str, Agent], list[t
         specs = args.agents or ["random", "heuristic"]
     built = {spec: make_agent(spec, args) for spec in specs}
     agents = dict(built.values())
-    if len(agents) != len(set(specs)) or (not args.pairings and len(agents) < 2):
+    if len(agents) != len(specs):
+        labels = [label for label, _ in built.values()]
+        raise SystemExit(f"agents {specs} share a label ({labels}): name each agent once")
+    if not args.pairings and len(agents) < 2:
         raise SystemExit(f"give at least two distinct agents, got {specs}")
     if args.pairings:
         pairs = [(built[a][0], built[b][0]) for a, b in spec_pairs]
@@ -163,7 +166,9 @@ def check_duplicate(args: argparse.Namespace) -> None:
         raise SystemExit(f"--games {args.games} with --duplicate: {error}") from error
 
 
-def head_to_head_results(args, agents, pairs) -> list:
+def head_to_head_results(
+    args: argparse.Namespace, agents: dict[str, Agent], pairs: list[tuple[str, str]]
+) -> list[MatchResult]:
     setting = dict(num_players=args.players, seed=args.seed, num_envs=args.num_envs)
     setting.update(pairs=pairs, duplicate=args.duplicate)
     if args.ray or args.address or args.chunk_games:

@@ -1,7 +1,7 @@
-"""Evaluation: tournaments with rotated seats, win rates with confidence intervals,
-openskill ratings, cross-play matrices and game statistics (length, legal actions per
-decision) (numpy only; openskill and matplotlib are imported when rating and plotting, Ray
-when a :class:`RayExecutor` fans chunks out)."""
+"""Evaluation: tournaments with rotated seats (or duplicate deals, each deal played once per
+side), win rates with confidence intervals, openskill ratings, cross-play matrices and game
+statistics (length, legal actions per decision) (numpy only; openskill and matplotlib are
+imported when rating and plotting, Ray when a :class:`RayExecutor` fans chunks out)."""
 
 from presages_env.evaluation.distributed import LocalExecutor, RayExecutor, chunked_round_robin
 from presages_env.evaluation.game_stats import GameStatistics, game_statistics, statistics_table
