@@ -104,18 +104,11 @@ def test_agent_results_takes_every_kind_of_agent(specs, shipped, capsys):
     assert "| ppo:president_4p | dmc:seed0 | 4 |" in table
 
 
-@pytest.mark.parametrize("kind", ["random", "ppo", "ppo:PATH", "dmc", "dmc:FOLDER"])
+@pytest.mark.parametrize("kind", ["random", "search", "ppo", "ppo:PATH", "dmc", "dmc:FOLDER"])
 def test_decision_attribution_takes_every_kind_of_agent(specs, shipped, kind, capsys):
     argv = ["--game", "president", "--players", "4", "--games", "2"]
     command("decision_attribution").main([*argv, "--learner", specs[kind]])
     assert "|" in capsys.readouterr().out
-
-
-def test_decision_attribution_refuses_the_search_which_needs_full_states(specs, capsys):
-    argv = ["--game", "president", "--games", "2", "--learner", specs["search"]]
-    with pytest.raises(SystemExit):
-        command("decision_attribution").main(argv)
-    assert "acts on full states; a decision split hands it observations" in capsys.readouterr().err
 
 
 def test_the_duplicate_deals_benchmark_takes_every_kind_of_agent(specs, shipped, capsys):
