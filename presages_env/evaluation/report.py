@@ -146,13 +146,13 @@ def win_rates_figure(
 
 
 def interval_name(results: Sequence[MatchResult]) -> str:
-    """What the win rates' intervals are: Wilson's over games, or normal over the deal groups
-    of duplicate deals."""
+    """What the win rates' intervals are: Wilson's over the games, or over the effective games
+    that the spread between the deal groups of duplicate deals implies."""
     duplicate = {result.group_size > 1 for result in results}
     if duplicate == {True}:
-        return "normal interval over the duplicate deals"
+        return "Wilson interval over the duplicate deals"
     if duplicate == {False, True}:
-        return "interval (Wilson; over the deals where duplicate)"
+        return "Wilson interval (over the deals where duplicate)"
     return "Wilson interval"
 
 

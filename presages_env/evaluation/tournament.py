@@ -30,7 +30,12 @@ from presages_env.core.game import Game
 from presages_env.core.rng import derive_seed
 from presages_env.core.validation import MAX_NUM_ENVS, MAX_NUM_GAMES, check_int
 from presages_env.core.vector import VectorEnv
-from presages_env.evaluation.stats import Estimate, grouped_interval, win_rate
+from presages_env.evaluation.stats import (
+    Estimate,
+    grouped_interval,
+    grouped_win_rate,
+    win_rate,
+)
 from presages_env.games import get_game
 
 # Rewards closer than this count as equal when deciding who won (they are float sums).
@@ -106,12 +111,11 @@ class MatchResult:
         return float(self.focus_rewards().mean())
 
     def win_rate_ci(self, confidence: float = 0.95) -> Estimate:
-        """The win rate with its Wilson interval, or with duplicate deals the normal
-        interval of the groups' mean outcomes (clipped to [0, 1])."""
+        """The win rate with its Wilson interval (with duplicate deals, on the effective
+        number of games that the spread over the deal groups implies)."""
         if self.group_size == 1:
             return win_rate(self.outcomes(), confidence)
-        estimate = grouped_interval(self.outcomes(), self.group_size, confidence)
-        return Estimate(estimate.value, max(0.0, estimate.low), min(1.0, estimate.high), estimate.n)
+        return grouped_win_rate(self.outcomes(), self.group_size, confidence)
 
     def mean_reward_ci(self, confidence: float = 0.95) -> Estimate:
         """The mean reward with its normal interval (over the groups with duplicate deals)."""

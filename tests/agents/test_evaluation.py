@@ -247,10 +247,14 @@ def test_duplicate_intervals_are_taken_over_the_groups():
     assert duplicate.win_rate_ci() == Estimate(0.5, 0.5, 0.5, 10)  # 10 groups, no spread
     assert plain.win_rate_ci().n == 20 and plain.win_rate_ci().half_width > 0.15
     assert duplicate.mean_reward_ci() == Estimate(0.0, 0.0, 0.0, 10)
-    # a group mean of 1 and one of 0: the interval is that of two samples, not four games
-    pairs = hand_made_result([[1.0, -1.0]] * 2 + [[-1.0, 1.0]] * 2, [[0, 1]] * 4, [0, 0, 0, 0], 2)
-    estimate = pairs.win_rate_ci()
-    assert (estimate.value, estimate.n) == (0.5, 2) and (estimate.low, estimate.high) == (0, 1)
+    # a group mean of 1 and one of 0: worth one game (p(1 - p) / SE² = 0.25 / 0.25), not four
+    rewards = [[1.0, -1.0]] * 2 + [[-1.0, 1.0]] * 2
+    pairs = hand_made_result(rewards, [[0, 1]] * 4, [0, 0, 0, 0], 2).win_rate_ci()
+    low, high = wilson_interval(0.5, 1)
+    assert pairs == Estimate(0.5, pytest.approx(low), pytest.approx(high), 2)
+    # no game won: no spread to measure, the Wilson interval of the games themselves
+    lost = hand_made_result([[-1.0, 1.0]] * 8, [[0, 1]] * 8, [0] * 8, 2).win_rate_ci()
+    assert lost == Estimate(0.0, 0.0, pytest.approx(wilson_interval(0, 8)[1]), 4)
 
 
 def test_duplicate_deals_refuse_a_series_of_partial_groups():
@@ -400,7 +404,7 @@ def test_the_win_rate_plot_names_its_setting_its_interval_and_chance(tmp_path):
     assert plot_win_rates(results, tmp_path / "setting.png").exists()  # the default method
     duplicate = [dataclasses.replace(result, group_size=2) for result in results]
     title = " ".join(win_rates_figure(duplicate).axes[0].get_title().split())
-    assert "bars: 95% normal interval over the duplicate deals over 100 games each" in title
+    assert "bars: 95% Wilson interval over the duplicate deals over 100 games each" in title
 
 
 def test_the_cross_play_map_shows_the_gap_to_self_play_on_a_centred_scale():
