@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import concurrent.futures
 import dataclasses
+import multiprocessing
 import subprocess
 import sys
 from collections import Counter, defaultdict
@@ -212,14 +214,34 @@ def test_a_duplicate_deal_seats_each_agent_once_on_each_of_its_sides(game, group
         assert sorted(focus.tolist()) == list(range(group))  # the focus on each side once
 
 
-class LowestLegal(SeatRecorder):
-    """A deterministic agent other than the heuristic."""
+class DealDriven(SeatRecorder):
+    """A deterministic agent whose play depends on the deal: the legal action its seed picks."""
+
+    def act_states(self, states: np.ndarray) -> np.ndarray:
+        mask = np.zeros(self.game.num_actions(4), dtype=np.int8)
+        actions = np.empty(len(states), dtype=np.int64)
+        for row, state in enumerate(states):
+            self.game.legal_mask(state, mask)
+            legal = np.flatnonzero(mask)
+            actions[row] = legal[seed_of(state) % legal.size]
+        return actions
 
 
-def test_duplicate_deals_do_not_depend_on_the_chunking():
-    agents = {"heuristic": HeuristicAgent("president"), "lowest": LowestLegal("lowest")}
+class TwoWorkers:
+    """Runs chunks on two worker processes, as Ray workers would: each pickled there."""
+
+    def map(self, fn, items):
+        self.chunks = list(items)
+        context = multiprocessing.get_context("fork")  # the workers inherit the compiled games
+        with concurrent.futures.ProcessPoolExecutor(2, mp_context=context) as pool:
+            return list(pool.map(fn, self.chunks))
+
+
+def test_duplicate_deals_do_not_depend_on_the_chunking_or_the_workers():
+    agents = {"heuristic": HeuristicAgent("president"), "dealt": DealDriven("dealt")}
     whole = head_to_head("president", *agents.values(), 24, seed=9, num_envs=7, duplicate=True)
-    for chunk_games, num_envs in [(4, 3), (24, 24), (10, 5)]:  # 10: rounded to 8, whole groups
+    runs = [(4, 3, LocalExecutor()), (24, 24, LocalExecutor()), (10, 5, TwoWorkers())]
+    for chunk_games, num_envs, executor in runs:  # 10: rounded to 8, whole groups
         (chunked,) = chunked_round_robin(
             "president",
             agents,
@@ -227,14 +249,16 @@ def test_duplicate_deals_do_not_depend_on_the_chunking():
             seed=9,
             num_envs=num_envs,
             chunk_games=chunk_games,
-            executor=LocalExecutor(),
-            pairs=[("heuristic", "lowest")],
+            executor=executor,
+            pairs=[("heuristic", "dealt")],
             duplicate=True,
         )
         assert chunked.group_size == 4
         np.testing.assert_array_equal(chunked.seat_rewards, whole.seat_rewards)
         np.testing.assert_array_equal(chunked.seat_sides, whole.seat_sides)
         np.testing.assert_array_equal(chunked.focus_side, whole.focus_side)
+    chunks = [(chunk.first, chunk.count) for chunk in executor.chunks]
+    assert chunks == [(0, 8), (8, 8), (16, 8)]  # whole groups of 4 on each worker
 
 
 def test_duplicate_intervals_are_taken_over_the_groups():
