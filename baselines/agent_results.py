@@ -25,7 +25,8 @@ import numpy as np
 from presages_env.agents import Agent
 from presages_env.agents.search import ISMCTSAgent
 from presages_env.agents.specs import make_agent, parse_pairing
-from presages_env.evaluation import head_to_head, results_table
+from presages_env.evaluation import deal_group_size, head_to_head, results_table
+from presages_env.evaluation.tournament import check_duplicate_games
 
 PAIRINGS = ("heuristic:random", "ppo:random", "ppo:heuristic", "search:heuristic")
 
@@ -125,8 +126,21 @@ def pairings(args: argparse.Namespace) -> list[tuple[tuple[str, Agent], tuple[st
     return played
 
 
+def check_duplicate(args: argparse.Namespace) -> None:
+    """--duplicate needs --games and --search-games to be whole deal groups: refused before
+    anything is played."""
+    group = deal_group_size(args.game, args.players)
+    for flag, games in (("--games", args.games), ("--search-games", args.search_games)):
+        try:
+            check_duplicate_games(games, group)
+        except ValueError as error:
+            raise SystemExit(f"{flag} {games} with --duplicate: {error}") from error
+
+
 def main(argv: list[str] | None = None) -> None:
     args = parse_args(argv)
+    if args.duplicate:
+        check_duplicate(args)
     results, searches = [], []
     for (a, agent_a), (b, agent_b) in pairings(args):
         timed = [x for x in (agent_a, agent_b) if isinstance(x, TimedSearch)]

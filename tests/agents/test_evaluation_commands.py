@@ -102,6 +102,8 @@ def test_agent_results_takes_every_kind_of_agent(specs, shipped, capsys):
     table = capsys.readouterr().out
     assert "| search (2 sims, " in table and "| dmc:president | heuristic | 4 |" in table
     assert "| ppo:president_4p | dmc:seed0 | 4 |" in table
+    with pytest.raises(SystemExit, match="--search-games 4 with --duplicate: .* 8, not 4"):
+        command("agent_results").main([*argv, "--games", "8", "--duplicate"])
 
 
 @pytest.mark.parametrize("kind", ["random", "search", "ppo", "ppo:PATH", "dmc", "dmc:FOLDER"])
