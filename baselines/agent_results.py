@@ -2,14 +2,17 @@
 
     python baselines/agent_results.py --game president --games 2000 --search-games 200
 
-Plays the four pairings the docs report — heuristic vs random, PPO vs random, PPO vs
-heuristic, search vs heuristic — with seat (or team) rotation and fixed seeds, the first
-agent on one side and the second on all others. PPO is the checkpoint shipped for the player
-count (``shipped_checkpoint``; or --ppo PATH); a game with no checkpoint yet plays the other
-pairings. ``--pairings`` picks some of them, ``--rollouts`` (default: the game's
-``Game.search_rollouts``) the search's rollout policy. Prints a Markdown table, and the
-search's speed: seconds per searched decision (decisions with one legal action are played
-without searching) and simulations per second, in wall and in CPU time.
+Plays the four pairings the docs report — heuristic:random, ppo:random, ppo:heuristic,
+search:heuristic — with seat (or team) rotation and fixed seeds, the first agent on one side
+and the second on all others. ``--pairings A:B ...`` names others, each side an agent spec
+(``dmc:heuristic``, ``ppo:runs/x/policy.pt:random``, ``search:400:heuristic``: the specs of
+``evaluate.py``); ppo and dmc without a path are the checkpoints shipped for the game and
+player count, and a default pairing whose checkpoint is not shipped is left out. A pairing
+with the search plays --search-games games, the others --games; ``--duplicate`` plays each
+deal once per side. ``--rollouts`` (default: the game's ``Game.search_rollouts``) sets the
+search's rollout policy. Prints a Markdown table, and the search's speed: seconds per
+searched decision (decisions with one legal action are played without searching) and
+simulations per second, in wall and in CPU time.
 """
 
 from __future__ import annotations
@@ -19,12 +22,13 @@ import time
 
 import numpy as np
 
-from presages_env.agents import Agent, HeuristicAgent, RandomAgent
-from presages_env.agents.ppo import PPOAgent, shipped_checkpoint
+from presages_env.agents import Agent
 from presages_env.agents.search import ISMCTSAgent
-from presages_env.evaluation import head_to_head, results_table
+from presages_env.agents.specs import make_agent, parse_pairing
+from presages_env.evaluation import deal_group_size, head_to_head, results_table
+from presages_env.evaluation.tournament import check_duplicate_games
 
-PAIRINGS = ("heuristic-random", "ppo-random", "ppo-heuristic", "search-heuristic")
+PAIRINGS = ("heuristic:random", "ppo:random", "ppo:heuristic", "search:heuristic")
 
 
 class TimedSearch(Agent):
@@ -68,7 +72,7 @@ class TimedSearch(Agent):
         )
 
 
-def main() -> None:
+def parse_args(argv: list[str] | None) -> argparse.Namespace:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--game", default="presages")
     p.add_argument("--players", type=int, default=None)
@@ -82,49 +86,86 @@ def main() -> None:
         choices=["random", "heuristic"],
         help="search rollouts (default: the game's); several give one search row each",
     )
-    p.add_argument("--pairings", nargs="+", default=list(PAIRINGS), choices=PAIRINGS)
-    p.add_argument("--ppo", default=None, help="policy .pt checkpoint (default: the shipped one)")
+    p.add_argument("--pairings", nargs="+", metavar="A:B", help="default: " + " ".join(PAIRINGS))
+    p.add_argument("--duplicate", action="store_true", help="play each deal once per side")
     p.add_argument("--seed", type=int, default=0)
-    args = p.parse_args()
-    agents: dict[str, Agent] = {
-        "heuristic": HeuristicAgent(args.game),
-        "random": RandomAgent(args.seed),
-    }
-    shipped = shipped_checkpoint(args.game, args.players)
-    wants_ppo = any(pairing.startswith("ppo") for pairing in args.pairings)
-    if wants_ppo and (args.ppo or shipped.exists()):
-        agents["ppo"] = PPOAgent.load(args.ppo or shipped, name="ppo")
-        print(f"ppo: {args.ppo or shipped.name}")
-    elif wants_ppo:
-        print(f"no PPO checkpoint for {args.game} ({shipped} is missing): PPO rows left out")
-    pairings = []
-    for pairing in args.pairings:
-        first, second = pairing.split("-")
-        if first == "search":
-            for rollouts in args.rollouts:
-                search = ISMCTSAgent(
-                    args.game, simulations=args.simulations, seed=args.seed, rollouts=rollouts
-                )
-                kind = "heuristic" if search.heuristic_rollouts else "random"
-                name = f"search ({args.simulations} sims, {kind} rollouts)"
-                pairings.append((TimedSearch(search, name), agents[second], args.search_games))
-        elif first in agents:
-            pairings.append((agents[first], agents[second], args.games))
-    results = []
-    for a, b, games in pairings:
+    return p.parse_args(argv)
+
+
+def build(spec: str, args: argparse.Namespace) -> list[tuple[str, Agent]]:
+    """The agent of ``spec`` and its label; the search once per --rollouts, timed."""
+    label, agent = make_agent(spec, args.game, args.seed, args.simulations, args.players)
+    if not isinstance(agent, ISMCTSAgent):
+        return [(label, agent)]
+    built = []
+    for rollouts in args.rollouts:
+        search = ISMCTSAgent(
+            args.game, simulations=agent.simulations, seed=args.seed, rollouts=rollouts
+        )
+        kind = "heuristic" if search.heuristic_rollouts else "random"
+        name = f"search ({agent.simulations} sims, {kind} rollouts)"
+        built.append((name, TimedSearch(search, name)))
+    return built
+
+
+def pairings(args: argparse.Namespace) -> list[tuple[tuple[str, Agent], tuple[str, Agent]]]:
+    """The (first, second) labelled agents of every pairing; a default pairing whose shipped
+    checkpoint is missing is left out (a named one stops the run)."""
+    played = []
+    for text in args.pairings or PAIRINGS:
+        try:
+            first, second = (build(spec, args) for spec in parse_pairing(text))
+        except OSError as error:
+            if args.pairings:
+                raise SystemExit(f"pairing {text}: {error}") from error
+            print(f"{text} left out: {error}")
+            continue
+        except (ValueError, TypeError) as error:
+            raise SystemExit(f"pairing {text}: {error}") from error
+        played += [(a, b) for a in first for b in second]
+    return played
+
+
+def check_duplicate(args: argparse.Namespace) -> None:
+    """--duplicate needs --games and --search-games to be whole deal groups: refused before
+    anything is played."""
+    group = deal_group_size(args.game, args.players)
+    for flag, games in (("--games", args.games), ("--search-games", args.search_games)):
+        try:
+            check_duplicate_games(games, group)
+        except ValueError as error:
+            raise SystemExit(f"{flag} {games} with --duplicate: {error}") from error
+
+
+def main(argv: list[str] | None = None) -> None:
+    args = parse_args(argv)
+    if args.duplicate:
+        check_duplicate(args)
+    results, searches = [], []
+    for (a, agent_a), (b, agent_b) in pairings(args):
+        timed = [x for x in (agent_a, agent_b) if isinstance(x, TimedSearch)]
+        games = args.search_games if timed else args.games
         start = time.perf_counter()
         results.append(
             head_to_head(
-                args.game, a, b, games, num_players=args.players, seed=args.seed, progress=True
+                args.game,
+                agent_a,
+                agent_b,
+                games,
+                num_players=args.players,
+                seed=args.seed,
+                names=(a, b),
+                progress=True,
+                duplicate=args.duplicate,
             )
         )
-        print(f"{a.name} vs {b.name}: {time.perf_counter() - start:.0f}s")
-        if isinstance(a, TimedSearch):
-            print(a.speed())
+        print(f"{a} vs {b}: {time.perf_counter() - start:.0f}s")
+        for search in timed:
+            print(search.speed())
+        searches += timed
     print(results_table(results))
-    for a, _, _ in pairings:
-        if isinstance(a, TimedSearch):
-            print(a.speed())
+    for search in searches:
+        print(search.speed())
 
 
 if __name__ == "__main__":

@@ -26,7 +26,6 @@ from presages_env.agents.search import ISMCTSAgent
 from presages_env.agents.specs import make_agent
 from presages_env.evaluation import cross_play_table, plot_cross_play
 from presages_env.evaluation.coordination import coordination_table, evaluate_coordination
-from presages_env.training.opponents import baseline_agent
 from presages_env.training.populations import (
     TRAINERS,
     from_scratch_config,
@@ -88,7 +87,7 @@ def main() -> None:
     p.add_argument("--populations", type=int, help="K (default: the budget's)")
     p.add_argument("--train-steps", type=int, help="learner decisions per population")
     p.add_argument("--games", type=int, help="per ordered pair")
-    p.add_argument("--opponent", help="the fixed opposing team: random|heuristic (budget's)")
+    p.add_argument("--opponent", help="the fixed opposing team, an agent spec (budget's)")
     p.add_argument("--trainer", choices=TRAINERS, help="the populations' trainer (budget's)")
     p.add_argument(
         "--critic",
@@ -124,6 +123,8 @@ def main() -> None:
         extra = dict(
             make_agent(spec, game, args.seed, num_players=players) for spec in args.partner
         )
+        named, opposing = make_agent(opponent, game, args.seed + 1000, num_players=players)
+        opposing.name = named
         configs = [
             from_scratch_config(
                 game,
@@ -147,7 +148,7 @@ def main() -> None:
         result = evaluate_coordination(
             game,
             populations,
-            baseline_agent(opponent, game, seed=args.seed + 1000),
+            opposing,
             games,
             ad_hoc_partners=partners,
             partner_games={"search": budget.search_games},

@@ -1,7 +1,8 @@
 """Agents named on a command line: ``random[:SEED]``, ``heuristic``, ``search[:SIMULATIONS]``,
 ``ppo[:PATH]`` (without a path, the checkpoint shipped for the game at that player count),
 ``dmc[:PATH]`` (an action scorer, as ``training/dmc.py`` writes it; without a path, the one
-shipped for the game, trained from scratch)."""
+shipped for the game, trained from scratch; a folder of them is one ensemble). A pairing of
+two agents is written ``A:B`` (``dmc:heuristic``, ``ppo:runs/x/policy.pt:random``)."""
 
 from __future__ import annotations
 
@@ -104,3 +105,22 @@ def _dmc_fits(game: str, num_players: int) -> bool:
     except (ImportError, OSError, TypeError, ValueError):
         return False
     return True
+
+
+def parse_pairing(text: str) -> tuple[str, str]:
+    """The two agent specs of a pairing ``A:B``: the one split at a colon where both sides
+    start with an agent kind (``ppo:runs/a.pt:heuristic`` is ``ppo:runs/a.pt`` against
+    ``heuristic``). Raises ``ValueError`` when no split, or more than one, fits."""
+    parts = text.split(":")
+    splits = [
+        (":".join(parts[:cut]), ":".join(parts[cut:]))
+        for cut in range(1, len(parts))
+        if parts[0] in AGENT_KINDS and parts[cut] in AGENT_KINDS
+    ]
+    if len(splits) != 1:
+        found = "no" if not splits else "more than one"
+        raise ValueError(
+            f"pairing {text!r}: {found} way to read it as AGENT:AGENT (agents start with one of "
+            f"{', '.join(AGENT_KINDS)}, e.g. dmc:heuristic or ppo:runs/x/policy.pt:random)"
+        )
+    return splits[0]

@@ -1,7 +1,7 @@
-"""Evaluation: tournaments with rotated seats, win rates with confidence intervals,
-openskill ratings, cross-play matrices and game statistics (length, legal actions per
-decision) (numpy only; openskill and matplotlib are imported when rating and plotting, Ray
-when a :class:`RayExecutor` fans chunks out)."""
+"""Evaluation: tournaments with rotated seats (or duplicate deals, each deal played once per
+side), win rates with confidence intervals, openskill ratings, cross-play matrices and game
+statistics (length, legal actions per decision) (numpy only; openskill and matplotlib are
+imported when rating and plotting, Ray when a :class:`RayExecutor` fans chunks out)."""
 
 from presages_env.evaluation.distributed import LocalExecutor, RayExecutor, chunked_round_robin
 from presages_env.evaluation.game_stats import GameStatistics, game_statistics, statistics_table
@@ -16,6 +16,8 @@ from presages_env.evaluation.stats import (
     Estimate,
     format_number,
     format_percent,
+    grouped_interval,
+    grouped_win_rate,
     mean_interval,
     wilson_interval,
     win_rate,
@@ -25,6 +27,7 @@ from presages_env.evaluation.tournament import (
     MatchResult,
     Rating,
     cross_play,
+    deal_group_size,
     has_teams,
     head_to_head,
     rate,
@@ -42,9 +45,12 @@ __all__ = [
     "Rating",
     "cross_play",
     "cross_play_table",
+    "deal_group_size",
     "format_number",
     "format_percent",
     "game_statistics",
+    "grouped_interval",
+    "grouped_win_rate",
     "has_teams",
     "head_to_head",
     "mean_interval",

@@ -16,7 +16,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from presages_env.agents.base import Agent
+from presages_env.agents.base import Agent, act_on
+from presages_env.core.header import HDR_CURRENT
 from presages_env.evaluation.stats import Estimate, mean_interval, win_rate
 from presages_env.evaluation.tournament import head_to_head
 from presages_env.games import get_game
@@ -24,25 +25,35 @@ from presages_env.games import get_game
 
 class DecisionSplit(Agent):
     """``base`` plays every decision except those of ``kinds``, which ``other`` plays; counts
-    the decisions of each kind it is asked for."""
+    the decisions of each kind it is asked for. With an agent that acts on full states (the
+    search), the split acts on states too and reads the kinds from the acting seat's view."""
 
     def __init__(self, game: str, base: Agent, other: Agent, kinds: set[int], name: str) -> None:
-        for agent in (base, other):
-            if getattr(agent, "needs_state", False):
-                raise ValueError(
-                    f"{agent!r} acts on full states; a decision split hands it observations"
-                )
         self.game = get_game(game)
         self.base, self.other, self.kinds, self.name = base, other, sorted(kinds), name
+        self.needs_state = any(getattr(agent, "needs_state", False) for agent in (base, other))
         self.counts = np.zeros(len(self.game.decision_kinds), dtype=np.int64)
 
     def act_batch(self, obs: np.ndarray, masks: np.ndarray) -> np.ndarray:
+        return self._split(None, obs, masks)
+
+    def act_states(self, states: np.ndarray) -> np.ndarray:
+        n = self.game.num_players_of(states[0])
+        obs = np.zeros((len(states), self.game.obs_size(n)), dtype=self.game.obs_dtype)
+        masks = np.zeros((len(states), self.game.num_actions(n)), dtype=np.int8)
+        for row, state in enumerate(states):
+            self.game.kernel.observe(state, np.int64(state[HDR_CURRENT]), obs[row])
+            self.game.kernel.legal_mask(state, masks[row])
+        return self._split(states, obs, masks)
+
+    def _split(self, states: np.ndarray | None, obs: np.ndarray, masks: np.ndarray) -> np.ndarray:
         kind = self.game.decision_kind(obs)
         self.counts += np.bincount(kind, minlength=self.counts.size)
-        actions = self.base.act_batch(obs, masks)
+        actions = act_on(self.base, states, obs, masks)
         handed = np.isin(kind, self.kinds)
         if handed.any():
-            actions[handed] = self.other.act_batch(obs[handed], masks[handed])
+            rows = None if states is None else states[handed]
+            actions[handed] = act_on(self.other, rows, obs[handed], masks[handed])
         return actions
 
 

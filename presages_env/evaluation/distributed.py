@@ -8,6 +8,13 @@ run: ``executor=None`` plays them in this process, :class:`RayExecutor` fans eve
 chunk) out to a Ray cluster (local, or an existing one by ``address``), and both give
 identical arrays. (Without chunks, :func:`~presages_env.evaluation.tournament.head_to_head`
 deals one long series instead, so its numbers differ from a chunked run's by sampling only.)
+
+With duplicate deals every chunk holds whole groups (``chunk_games`` is rounded down to a
+multiple of the group size, one group at least) and game k is dealt from the series' seed
+and its group alone, as in ``head_to_head(..., duplicate=True)``: the deals and seats then
+never depend on the chunking, and deterministic agents give the same arrays as one long
+series whatever ``chunk_games`` (agents with their own random generator draw afresh in each
+chunk, as without duplicate deals).
 """
 
 from __future__ import annotations
@@ -30,12 +37,18 @@ from presages_env.evaluation.tournament import (
     _describe,
     _one_side_against_the_rest,
     _play,
+    check_duplicate_games,
+    deal_group_size,
+    duplicate_deals,
 )
 
 
 @dataclass(frozen=True)
 class Chunk:
-    """Games ``first .. first + count - 1`` of one series: ``agents[0]`` against ``agents[1]``."""
+    """Games ``first .. first + count - 1`` of one series: ``agents[0]`` against ``agents[1]``.
+
+    ``group_size`` > 1: duplicate deals, each game dealt from ``seed`` (the series' seed) and
+    its group; else the chunk's vector env deals from ``seed``."""
 
     game: str
     agents: tuple[Agent, Agent]
@@ -45,6 +58,7 @@ class Chunk:
     num_players: int | None
     num_envs: int
     options: dict[str, Any] = field(default_factory=dict)
+    group_size: int = 1
 
 
 def play_chunk(chunk: Chunk) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -61,7 +75,8 @@ def play_chunk(chunk: Chunk) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     )
     plan = _one_side_against_the_rest
     agents = copy.deepcopy(list(chunk.agents))
-    return _play(vec, agents, plan, chunk.count, None, first_game=chunk.first)
+    deals = duplicate_deals(chunk.seed, chunk.group_size) if chunk.group_size > 1 else None
+    return _play(vec, agents, plan, chunk.count, None, first_game=chunk.first, deals=deals)
 
 
 class RayExecutor:
@@ -103,10 +118,12 @@ def chunked_round_robin(
     chunk_games: int = 500,
     executor: LocalExecutor | RayExecutor | None = None,
     pairs: Sequence[tuple[str, str]] | None = None,
+    duplicate: bool = False,
     **options: Any,
 ) -> list[MatchResult]:
     """A head-to-head for every ordered pair (or ``pairs``) of agents, every chunk of every
-    pairing in one fan-out; each pairing plays the same deals.
+    pairing in one fan-out; each pairing plays the same deals (``duplicate``: each deal once
+    per side, as :func:`~presages_env.evaluation.tournament.head_to_head` does).
 
     Args:
         game: the game's name.
@@ -115,9 +132,11 @@ def chunked_round_robin(
         num_players: the table's size; None: the game's usual count.
         seed: the seed the deals are drawn from.
         num_envs: how many games are played at once (the vector env's batch).
-        chunk_games: games per chunk, the unit of work an executor runs.
+        chunk_games: games per chunk, the unit of work an executor runs (with ``duplicate``,
+            rounded down to whole deal groups).
         executor: where chunks run (:class:`LocalExecutor`, :class:`RayExecutor`); None: here.
         pairs: the ordered pairs to play; None: every ordered pair of distinct agents.
+        duplicate: play each deal once per side, the chunks keeping whole deal groups.
         **options: the game's options (and ``max_steps``).
 
     Returns:
@@ -130,6 +149,10 @@ def chunked_round_robin(
     pairs = list(pairs or itertools.permutations(agents, 2))
     if not pairs:
         raise ValueError(f"a round robin needs at least two agents, got {sorted(agents)}")
+    group = 1
+    if duplicate:
+        group = check_duplicate_games(num_games, deal_group_size(game, num_players, **options))
+        chunk_games = max(chunk_games // group, 1) * group
     starts = list(range(0, num_games, chunk_games))
     chunks = [
         Chunk(
@@ -137,10 +160,11 @@ def chunked_round_robin(
             (agents[a], agents[b]),
             first,
             min(chunk_games, num_games - first),
-            derive_seed(seed, c),
+            seed if duplicate else derive_seed(seed, c),
             num_players,
             num_envs,
             dict(options),
+            group,
         )
         for a, b in pairs
         for c, first in enumerate(starts)
@@ -151,5 +175,5 @@ def chunked_round_robin(
         parts = played[index * len(starts) : (index + 1) * len(starts)]
         arrays = [np.concatenate(column) for column in zip(*parts, strict=True)]
         n = arrays[0].shape[1]
-        results.append(MatchResult(a, b, chunks[0].game, n, *arrays))
+        results.append(MatchResult(a, b, chunks[0].game, n, *arrays, group))
     return results

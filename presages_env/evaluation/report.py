@@ -135,7 +135,7 @@ def win_rates_figure(
     method: str = HEAD_TO_HEAD,
     game: str | None = None,
 ) -> Figure:
-    """Horizontal bars of the win rates with their Wilson interval as error bars, and a
+    """Horizontal bars of the win rates with their interval as error bars, and a
     labelled dashed line at the chance level of an equally strong agent. The title names the
     game (``game`` overrides the results' own, e.g. to name a variant), the player count and
     ``method`` (what the agents are), and says what the bars are."""
@@ -174,9 +174,20 @@ def win_rates_figure(
         axes,
         setting,
         "first agent plays one side, the second all others",
-        f"bars: {confidence:.0%} Wilson interval over {games}",
+        f"bars: {confidence:.0%} {interval_name(results)} over {games}",
     )
     return figure
+
+
+def interval_name(results: Sequence[MatchResult]) -> str:
+    """What the win rates' intervals are: Wilson's over the games, or over the effective games
+    that the spread between the deal groups of duplicate deals implies."""
+    duplicate = {result.group_size > 1 for result in results}
+    if duplicate == {True}:
+        return "Wilson interval over the duplicate deals"
+    if duplicate == {False, True}:
+        return "Wilson interval (over the deals where duplicate)"
+    return "Wilson interval"
 
 
 def plot_cross_play(

@@ -30,16 +30,16 @@ def z_score(confidence: float) -> float:
     return NormalDist().inv_cdf(0.5 + confidence / 2)
 
 
-def wilson_interval(successes: float, n: int, confidence: float = 0.95) -> tuple[float, float]:
+def wilson_interval(successes: float, n: float, confidence: float = 0.95) -> tuple[float, float]:
     """Wilson score interval of a success proportion.
 
     Unlike the normal ("Wald") interval it stays inside [0, 1] and keeps its coverage near
     0% and 100%, which is where one-sided match-ups end up. ``successes`` may be fractional
-    (a tie counts as half a success).
+    (a tie counts as half a success), and so may ``n`` (an effective number of games).
 
     Args:
         successes: the number of successes (a tie: half of one).
-        n: the number of trials.
+        n: the number of trials (or an effective number of games).
         confidence: the confidence level of the intervals.
 
     Returns:
@@ -92,6 +92,34 @@ def mean_interval(values: np.ndarray, confidence: float = 0.95) -> Estimate:
     mean = float(values.mean())
     spread = z_score(confidence) * float(values.std(ddof=1)) / math.sqrt(values.size)
     return Estimate(mean, mean - spread, mean + spread, values.size)
+
+
+def grouped_interval(values: np.ndarray, group_size: int, confidence: float = 0.95) -> Estimate:
+    """Mean of values that come in consecutive correlated groups (the games of a duplicate
+    deal), with the normal interval over the groups' means: the groups, not the values, are
+    the independent samples (``n`` counts them; at least two). ``group_size`` 1 is
+    :func:`mean_interval`."""
+    values = np.asarray(values, dtype=np.float64)
+    if group_size < 1 or values.size % group_size:
+        raise ValueError(f"{values.size} values do not make whole groups of {group_size}")
+    return mean_interval(values.reshape(-1, group_size).mean(axis=1), confidence)
+
+
+def grouped_win_rate(outcomes: np.ndarray, group_size: int, confidence: float = 0.95) -> Estimate:
+    """Win rate of outcomes in correlated groups (duplicate deals): the Wilson interval on
+    the effective number of games ``p(1 - p) / SE²``, the standard error taken over the
+    groups' means (Kish's design effect). It stays inside [0, 1] and, at a win rate of 0 or
+    1 (no spread to measure), falls back to the games' own count; groups that never differ
+    from the mean give a zero-width interval. ``n`` counts the groups."""
+    outcomes = np.asarray(outcomes, dtype=np.float64)
+    groups = grouped_interval(outcomes, group_size, confidence).n  # checks whole groups
+    p = float(outcomes.mean())
+    variance = float(outcomes.reshape(groups, group_size).mean(axis=1).var(ddof=1)) / groups
+    if 0.0 < p < 1.0 and variance == 0.0:
+        return Estimate(p, p, p, groups)
+    effective = p * (1 - p) / variance if 0.0 < p < 1.0 else outcomes.size
+    low, high = wilson_interval(p * effective, effective, confidence)
+    return Estimate(p, low, high, groups)
 
 
 def difference_interval(

@@ -7,6 +7,12 @@ of partners in cross-play. The focused side rotates with the game number (game k
 side ``k mod number of sides``), so over a multiple of that number of games every side is
 played equally often and no agent profits from a lucky seat. The vector env deals game i of
 a batch from ``(seed, i)``, so the same seed and freshly built agents give the same result.
+
+With *duplicate deals* (``duplicate=True``) the games come in groups of one game per side:
+group g is one deal, seeded ``derive_seed(seed, g)``, played once with the focus on each of
+its sides, so each agent holds every side's cards of that deal (as DouZero and PerfectDou
+evaluate). The deal's luck then cancels within the group; intervals are computed over the
+groups, whose games are correlated (:attr:`MatchResult.group_size`).
 """
 
 from __future__ import annotations
@@ -21,9 +27,15 @@ import numpy as np
 
 from presages_env.agents.base import Agent, act_on
 from presages_env.core.game import Game
+from presages_env.core.rng import derive_seed
 from presages_env.core.validation import MAX_NUM_ENVS, MAX_NUM_GAMES, check_int
 from presages_env.core.vector import VectorEnv
-from presages_env.evaluation.stats import Estimate, mean_interval, win_rate
+from presages_env.evaluation.stats import (
+    Estimate,
+    grouped_interval,
+    grouped_win_rate,
+    win_rate,
+)
 from presages_env.games import get_game
 
 # Rewards closer than this count as equal when deciding who won (they are float sums).
@@ -33,6 +45,9 @@ TIE_TOLERANCE = 1e-6
 # return the focused side and, for every seat, the index of the agent that plays it.
 SeatingPlan = Callable[[int, np.ndarray], tuple[int, np.ndarray]]
 
+# Duplicate deals: the seed game k is dealt from (None: the vector env deals it).
+DealPlan = Callable[[int], int]
+
 
 @dataclass(frozen=True, eq=False)
 class MatchResult:
@@ -40,6 +55,8 @@ class MatchResult:
 
     ``seat_rewards[g, s]`` is seat s's total reward in game g, ``seat_sides[g, s]`` its side
     (0 .. number of sides - 1) and ``focus_side[g]`` the side the focus played.
+    ``group_size`` is the number of consecutive games played on one deal (duplicate deals;
+    1: every game its own deal): the intervals treat each group as one sample.
     """
 
     focus: str
@@ -49,6 +66,7 @@ class MatchResult:
     seat_rewards: np.ndarray
     seat_sides: np.ndarray
     focus_side: np.ndarray
+    group_size: int = 1
 
     @property
     def num_games(self) -> int:
@@ -93,12 +111,15 @@ class MatchResult:
         return float(self.focus_rewards().mean())
 
     def win_rate_ci(self, confidence: float = 0.95) -> Estimate:
-        """The win rate with its Wilson interval."""
-        return win_rate(self.outcomes(), confidence)
+        """The win rate with its Wilson interval (with duplicate deals, on the effective
+        number of games that the spread over the deal groups implies)."""
+        if self.group_size == 1:
+            return win_rate(self.outcomes(), confidence)
+        return grouped_win_rate(self.outcomes(), self.group_size, confidence)
 
     def mean_reward_ci(self, confidence: float = 0.95) -> Estimate:
-        """The mean reward with its normal interval."""
-        return mean_interval(self.focus_rewards(), confidence)
+        """The mean reward with its normal interval (over the groups with duplicate deals)."""
+        return grouped_interval(self.focus_rewards(), self.group_size, confidence)
 
     @property
     def chance(self) -> float:
@@ -141,11 +162,14 @@ def head_to_head(
     *,
     names: tuple[str, str] | None = None,
     progress: bool = False,
+    duplicate: bool = False,
     **options: Any,
 ) -> MatchResult:
     """``agent_a`` plays one side (a seat, or every seat of a team), ``agent_b`` all others.
 
     ``names`` label the two agents in the result (default: their ``name`` attributes);
+    ``duplicate`` plays each deal once per side (``num_games`` must then be a whole number,
+    at least two, of :func:`deal_group_size` groups; ``ValueError`` otherwise);
     ``options`` are the game's options (and ``max_steps``).
 
     Args:
@@ -158,6 +182,7 @@ def head_to_head(
         num_envs: how many games are played at once (the vector env's batch).
         names: the two agents' names in the result; None: their ``name``.
         progress: show a progress bar.
+        duplicate: play each deal once per side.
         **options: the game's options (and ``max_steps``).
 
     Returns:
@@ -168,9 +193,38 @@ def head_to_head(
     """
     name_a, name_b = names or (agent_a.name, agent_b.name)
     vec = _vector_env(game, num_games, num_players, seed, num_envs, options)
+    group = check_duplicate_games(num_games, _num_sides(vec)) if duplicate else 1
+    deals = duplicate_deals(seed, group) if duplicate else None
     label = f"{name_a} vs {name_b}" if progress else None
-    arrays = _play(vec, [agent_a, agent_b], _one_side_against_the_rest, num_games, label)
-    return MatchResult(name_a, name_b, vec.game.name, vec.num_players, *arrays)
+    plan = _one_side_against_the_rest
+    arrays = _play(vec, [agent_a, agent_b], plan, num_games, label, deals=deals)
+    return MatchResult(name_a, name_b, vec.game.name, vec.num_players, *arrays, group)
+
+
+def deal_group_size(game: str | Game, num_players: int | None = None, **options: Any) -> int:
+    """Games a duplicate deal is played: one per side (judged on one deal: the number of
+    teams never depends on it)."""
+    return _num_sides(VectorEnv(_describe(game), 1, num_players, **options))
+
+
+def check_duplicate_games(num_games: int, group_size: int) -> int:
+    """``group_size`` if ``num_games`` makes at least two whole groups of it, else a
+    ``ValueError`` naming the nearest counts that do."""
+    if num_games % group_size or num_games < 2 * group_size:
+        lower = max(num_games // group_size, 2) * group_size
+        upper = lower + group_size if lower < num_games else lower
+        nearest = f"{lower:,} or {upper:,}" if lower != upper else f"{lower:,}"
+        raise ValueError(
+            f"duplicate deals play each deal {group_size} times (once per side), so the "
+            f"number of games must be a multiple of {group_size}, at least {2 * group_size}: "
+            f"{nearest}, not {num_games:,}"
+        )
+    return group_size
+
+
+def duplicate_deals(seed: int, group_size: int) -> DealPlan:
+    """Game k is dealt from ``derive_seed(seed, k // group_size)``: one deal per group."""
+    return lambda k: int(derive_seed(seed, k // group_size))
 
 
 def round_robin(
@@ -182,9 +236,12 @@ def round_robin(
     num_envs: int = 256,
     *,
     progress: bool = False,
+    duplicate: bool = False,
+    pairs: Sequence[tuple[str, str]] | None = None,
     **options: Any,
 ) -> list[MatchResult]:
-    """A head-to-head for every ordered pair of distinct agents, all on the same deals.
+    """A head-to-head for every ordered pair of distinct agents (or for each of ``pairs``),
+    all on the same deals, ``num_games`` each.
 
     Args:
         game: the game's name, or its Game.
@@ -194,12 +251,15 @@ def round_robin(
         seed: the seed the deals are drawn from.
         num_envs: how many games are played at once (the vector env's batch).
         progress: show a progress bar.
+        duplicate: play each deal once per side (see :func:`head_to_head`).
+        pairs: the ordered pairs to play, by the agents' names; None: every ordered pair.
         **options: the game's options (and ``max_steps``).
 
     Returns:
-        One :class:`MatchResult` per ordered pair of agents.
+        One :class:`MatchResult` per pairing.
     """
-    if len(agents) < 2:
+    pairs = list(pairs or itertools.permutations(agents, 2))
+    if not pairs:
         raise ValueError(f"a round robin needs at least two agents, got {sorted(agents)}")
     return [
         head_to_head(
@@ -212,9 +272,10 @@ def round_robin(
             num_envs,
             names=(a, b),
             progress=progress,
+            duplicate=duplicate,
             **options,
         )
-        for a, b in itertools.permutations(agents, 2)
+        for a, b in pairs
     ]
 
 
@@ -407,8 +468,12 @@ def _describe(game: str | Game) -> Game:
     return get_game(game) if isinstance(game, str) else game
 
 
+def _num_sides(vec: VectorEnv) -> int:
+    return int(_sides(vec, 0).max()) + 1
+
+
 def _has_teams(vec: VectorEnv) -> bool:
-    return int(_sides(vec, 0).max()) + 1 < vec.num_players
+    return _num_sides(vec) < vec.num_players
 
 
 def _act(agent: Agent, vec: VectorEnv, envs: np.ndarray) -> np.ndarray:
@@ -435,10 +500,12 @@ def _play(
     num_games: int,
     progress_label: str | None,
     first_game: int = 0,
+    deals: DealPlan | None = None,
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Play ``num_games`` games seated by ``plan``; returns seat rewards, seat sides and the
     focused sides. Game k starts in the first env free once games 0..k-1 have started; the
-    plan numbers it ``first_game + k`` (a chunk of a longer series continues its rotation).
+    plan numbers it ``first_game + k`` (a chunk of a longer series continues its rotation),
+    and ``deals``, if given, names the seed it is dealt from (else the env deals it).
     A progress bar is shown when ``progress_label`` is given."""
     b, p = vec.num_envs, vec.num_players
     seat_rewards = np.zeros((num_games, p))
@@ -449,6 +516,9 @@ def _play(
     totals = np.zeros((b, p))
 
     def start(env: int, k: int) -> None:
+        if deals is not None:
+            seeds = np.array([deals(first_game + k)], dtype=np.int64)
+            vec.reset_games(np.array([env], dtype=np.int64), seeds)
         sides = _sides(vec, env)
         focus_side[k], seat_agents[env] = plan(first_game + k, sides)
         seat_sides[k] = sides
@@ -462,7 +532,8 @@ def _play(
         playing = game_of_env >= 0
         out = vec.step(_actions(vec, agents, seat_agents, playing))
         totals[playing] += out.rewards[playing]
-        for env in np.flatnonzero(out.done & playing):
+        ended = np.flatnonzero(out.done & playing)  # before a deal resets ``out``
+        for env in ended:
             seat_rewards[game_of_env[env]] = totals[env]
             totals[env] = 0.0
             finished += 1
@@ -472,7 +543,7 @@ def _play(
             else:
                 game_of_env[env] = -1
         if bar is not None:
-            bar.update(int(np.count_nonzero(out.done & playing)))
+            bar.update(ended.size)
     if bar is not None:
         bar.close()
     return seat_rewards, seat_sides, focus_side

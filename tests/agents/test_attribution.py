@@ -63,9 +63,41 @@ def test_attribution_table_has_a_row_per_kind_met(name):
     assert table.count("\n| ") == len(result.rows) + 1
 
 
-def test_an_agent_that_acts_on_full_states_is_refused():
-    from presages_env.agents import ISMCTSAgent
+class LowestOnStates:
+    """Acts on full states (as the search does): the lowest legal action."""
 
-    search = ISMCTSAgent("president", simulations=2)
-    with pytest.raises(ValueError, match="full states"):
-        DecisionSplit("president", search, HeuristicAgent("president"), {0}, "split")
+    needs_state, name = True, "lowest"
+
+    def __init__(self, game: str) -> None:
+        self.game = get_game(game)
+
+    def act_states(self, states: np.ndarray) -> np.ndarray:
+        mask = np.zeros(self.game.num_actions(self.game.num_players_of(states[0])), np.int8)
+        actions = []
+        for state in states:
+            self.game.legal_mask(state, mask)
+            actions.append(np.flatnonzero(mask)[0])
+        return np.array(actions, dtype=np.int64)
+
+
+def test_a_split_with_an_agent_on_full_states_acts_on_states_and_hands_the_kinds_by_view():
+    game = get_game("presages")
+    vec = presages_env.make_vec("presages", 32, seed=5)
+    rng = np.random.default_rng(1).integers(1, 2**62, size=32).astype(np.int64)
+    states, obs, masks = [], [], []
+    for _ in range(12):
+        states.append(vec.states.copy())
+        obs.append(vec.obs.copy())
+        masks.append(vec.masks.copy())
+        vec.step(vec.random_actions(rng))
+    states, obs, masks = (np.concatenate(a) for a in (states, obs, masks))
+    base, other = LowestOnStates("presages"), HeuristicAgent("presages")
+    placing = game.decision_kinds.index("place a card")
+    split = DecisionSplit("presages", base, other, {placing}, "split")
+    assert split.needs_state
+    actions = split.act_states(states)
+    handed = game.decision_kind(obs) == placing
+    assert 0 < handed.sum() < len(obs)
+    np.testing.assert_array_equal(actions[handed], other.act_batch(obs, masks)[handed])
+    np.testing.assert_array_equal(actions[~handed], base.act_states(states)[~handed])
+    assert split.counts.sum() == len(obs) and split.counts[placing] == handed.sum()

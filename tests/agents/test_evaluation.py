@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import concurrent.futures
+import dataclasses
+import multiprocessing
 import subprocess
 import sys
 from collections import Counter, defaultdict
@@ -14,9 +17,12 @@ from presages_env.core.header import HDR_CURRENT, HDR_TERMINAL, seed_of
 from presages_env.core.rng import derive_seed
 from presages_env.evaluation import (
     Estimate,
+    LocalExecutor,
     MatchResult,
+    chunked_round_robin,
     cross_play,
     cross_play_table,
+    deal_group_size,
     format_percent,
     game_statistics,
     has_teams,
@@ -63,7 +69,7 @@ class PairedPresident(PresidentGame):
         return seats % 2 if seed_of(state) % 2 else seats // 2
 
 
-def hand_made_result(seat_rewards, seat_sides, focus_side) -> MatchResult:
+def hand_made_result(seat_rewards, seat_sides, focus_side, group_size=1) -> MatchResult:
     return MatchResult(
         "a",
         "b",
@@ -72,6 +78,7 @@ def hand_made_result(seat_rewards, seat_sides, focus_side) -> MatchResult:
         np.array(seat_rewards, dtype=np.float64),
         np.array(seat_sides),
         np.array(focus_side),
+        group_size,
     )
 
 
@@ -188,6 +195,99 @@ def test_cross_play_refuses_a_game_without_teams():
     assert not has_teams("president")
     with pytest.raises(ValueError, match="own team"):
         cross_play("president", {"r": RandomAgent(0)}, RandomAgent(1), 8)
+
+
+# ---- duplicate deals -----------------------------------------------------------------------
+@pytest.mark.parametrize(("game", "group"), [("president", 4), (PairedPresident(), 2)])
+def test_a_duplicate_deal_seats_each_agent_once_on_each_of_its_sides(game, group):
+    a, b = SeatRecorder("a"), SeatRecorder("b")
+    result = head_to_head(game, a, b, 6 * group, seed=3, num_envs=5, duplicate=True)
+    assert deal_group_size(game) == group == result.group_size
+    deals = [int(derive_seed(3, g)) for g in range(6)]
+    assert sorted(a.seats_by_deal) == sorted(b.seats_by_deal) == sorted(deals)
+    for deal in deals:  # across its group, each agent played every seat of the deal
+        assert a.seats_by_deal[deal] == b.seats_by_deal[deal] == {0, 1, 2, 3}
+    for sides, focus in zip(
+        result.seat_sides.reshape(6, group, 4), result.focus_side.reshape(6, group), strict=True
+    ):
+        assert (sides == sides[0]).all()  # one deal, so one layout of the sides
+        assert sorted(focus.tolist()) == list(range(group))  # the focus on each side once
+
+
+class DealDriven(SeatRecorder):
+    """A deterministic agent whose play depends on the deal: the legal action its seed picks."""
+
+    def act_states(self, states: np.ndarray) -> np.ndarray:
+        mask = np.zeros(self.game.num_actions(4), dtype=np.int8)
+        actions = np.empty(len(states), dtype=np.int64)
+        for row, state in enumerate(states):
+            self.game.legal_mask(state, mask)
+            legal = np.flatnonzero(mask)
+            actions[row] = legal[seed_of(state) % legal.size]
+        return actions
+
+
+class TwoWorkers:
+    """Runs chunks on two worker processes, as Ray workers would: each pickled there."""
+
+    def map(self, fn, items):
+        self.chunks = list(items)
+        context = multiprocessing.get_context("fork")  # the workers inherit the compiled games
+        with concurrent.futures.ProcessPoolExecutor(2, mp_context=context) as pool:
+            return list(pool.map(fn, self.chunks))
+
+
+def test_duplicate_deals_do_not_depend_on_the_chunking_or_the_workers():
+    agents = {"heuristic": HeuristicAgent("president"), "dealt": DealDriven("dealt")}
+    whole = head_to_head("president", *agents.values(), 24, seed=9, num_envs=7, duplicate=True)
+    runs = [(4, 3, LocalExecutor()), (24, 24, LocalExecutor()), (10, 5, TwoWorkers())]
+    for chunk_games, num_envs, executor in runs:  # 10: rounded to 8, whole groups
+        (chunked,) = chunked_round_robin(
+            "president",
+            agents,
+            24,
+            seed=9,
+            num_envs=num_envs,
+            chunk_games=chunk_games,
+            executor=executor,
+            pairs=[("heuristic", "dealt")],
+            duplicate=True,
+        )
+        assert chunked.group_size == 4
+        np.testing.assert_array_equal(chunked.seat_rewards, whole.seat_rewards)
+        np.testing.assert_array_equal(chunked.seat_sides, whole.seat_sides)
+        np.testing.assert_array_equal(chunked.focus_side, whole.focus_side)
+    chunks = [(chunk.first, chunk.count) for chunk in executor.chunks]
+    assert chunks == [(0, 8), (8, 8), (16, 8)]  # whole groups of 4 on each worker
+
+
+def test_duplicate_intervals_are_taken_over_the_groups():
+    # every deal favours seat 0, whoever holds it: the focus wins it once and loses it once
+    rewards = [[1.0, -1.0]] * 20
+    sides, focus = [[0, 1]] * 20, [0, 1] * 10
+    duplicate = hand_made_result(rewards, sides, focus, group_size=2)
+    plain = hand_made_result(rewards, sides, focus)
+    assert duplicate.win_rate == plain.win_rate == 0.5
+    assert duplicate.win_rate_ci() == Estimate(0.5, 0.5, 0.5, 10)  # 10 groups, no spread
+    assert plain.win_rate_ci().n == 20 and plain.win_rate_ci().half_width > 0.15
+    assert duplicate.mean_reward_ci() == Estimate(0.0, 0.0, 0.0, 10)
+    # a group mean of 1 and one of 0: worth one game (p(1 - p) / SE² = 0.25 / 0.25), not four
+    rewards = [[1.0, -1.0]] * 2 + [[-1.0, 1.0]] * 2
+    pairs = hand_made_result(rewards, [[0, 1]] * 4, [0, 0, 0, 0], 2).win_rate_ci()
+    low, high = wilson_interval(0.5, 1)
+    assert pairs == Estimate(0.5, pytest.approx(low), pytest.approx(high), 2)
+    # no game won: no spread to measure, the Wilson interval of the games themselves
+    lost = hand_made_result([[-1.0, 1.0]] * 8, [[0, 1]] * 8, [0] * 8, 2).win_rate_ci()
+    assert lost == Estimate(0.0, 0.0, pytest.approx(wilson_interval(0, 8)[1]), 4)
+
+
+def test_duplicate_deals_refuse_a_series_of_partial_groups():
+    with pytest.raises(ValueError, match="multiple of 4, at least 8: 8 or 12, not 10"):
+        head_to_head("president", RandomAgent(0), RandomAgent(1), 10, duplicate=True)
+    with pytest.raises(ValueError, match="at least 8: 8, not 4"):
+        chunked_round_robin(
+            "president", {"a": RandomAgent(0), "b": RandomAgent(1)}, 4, duplicate=True
+        )
 
 
 # ---- results --------------------------------------------------------------------------------
@@ -326,6 +426,9 @@ def test_the_win_rate_plot_names_its_setting_its_interval_and_chance(tmp_path):
     (legend,) = figure.legends  # below the plot, clear of the bars
     assert chance[0].get_label() in [t.get_text() for t in legend.get_texts()]
     assert plot_win_rates(results, tmp_path / "setting.png").exists()  # the default method
+    duplicate = [dataclasses.replace(result, group_size=2) for result in results]
+    title = " ".join(win_rates_figure(duplicate).axes[0].get_title().split())
+    assert "bars: 95% Wilson interval over the duplicate deals over 100 games each" in title
 
 
 def test_the_cross_play_map_shows_the_gap_to_self_play_on_a_centred_scale():

@@ -1,4 +1,5 @@
-"""Distributed evaluation: chunks fanned out to a two-node Ray cluster give the local result."""
+"""Distributed evaluation: chunks fanned out to a two-node Ray cluster give the local result
+(duplicate deals included)."""
 
 import os
 
@@ -36,14 +37,16 @@ def test_a_two_node_cluster_gives_the_local_result():
     try:
         ray.init(address=cluster.address)
         assert len([n for n in ray.nodes() if n["Alive"]]) == 2
-        kwargs = dict(num_games=80, seed=1, num_envs=16, chunk_games=20)
-        remote = chunked_round_robin("president", agents(), executor=RayExecutor(), **kwargs)
-        local = chunked_round_robin("president", agents(), **kwargs)
-        for r, m in zip(remote, local, strict=True):
-            np.testing.assert_array_equal(r.seat_rewards, m.seat_rewards)
-            np.testing.assert_array_equal(r.seat_sides, m.seat_sides)
-            np.testing.assert_array_equal(r.focus_side, m.focus_side)
-            assert (r.focus, r.others) == (m.focus, m.others)
+        for duplicate in (False, True):  # duplicate deals: chunks of whole deal groups
+            kwargs = dict(num_games=80, seed=1, num_envs=16, chunk_games=20, duplicate=duplicate)
+            remote = chunked_round_robin("president", agents(), executor=RayExecutor(), **kwargs)
+            local = chunked_round_robin("president", agents(), **kwargs)
+            for r, m in zip(remote, local, strict=True):
+                np.testing.assert_array_equal(r.seat_rewards, m.seat_rewards)
+                np.testing.assert_array_equal(r.seat_sides, m.seat_sides)
+                np.testing.assert_array_equal(r.focus_side, m.focus_side)
+                assert (r.focus, r.others, r.group_size) == (m.focus, m.others, m.group_size)
+            assert remote[0].group_size == (4 if duplicate else 1)
     finally:
         ray.shutdown()
         cluster.shutdown()
