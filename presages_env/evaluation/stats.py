@@ -97,8 +97,16 @@ def mean_interval(values: np.ndarray, confidence: float = 0.95) -> Estimate:
 def grouped_interval(values: np.ndarray, group_size: int, confidence: float = 0.95) -> Estimate:
     """Mean of values that come in consecutive correlated groups (the games of a duplicate
     deal), with the normal interval over the groups' means: the groups, not the values, are
-    the independent samples (``n`` counts them; at least two). ``group_size`` 1 is
-    :func:`mean_interval`."""
+    the independent samples. ``group_size`` 1 is :func:`mean_interval`.
+
+    Args:
+        values: the values, group after group.
+        group_size: how many consecutive values make a group.
+        confidence: the confidence level of the interval.
+
+    Returns:
+        The :class:`Estimate`; its ``n`` counts the groups (at least two).
+    """
     values = np.asarray(values, dtype=np.float64)
     if group_size < 1 or values.size % group_size:
         raise ValueError(f"{values.size} values do not make whole groups of {group_size}")
@@ -110,7 +118,16 @@ def grouped_win_rate(outcomes: np.ndarray, group_size: int, confidence: float = 
     the effective number of games ``p(1 - p) / SE²``, the standard error taken over the
     groups' means (Kish's design effect). It stays inside [0, 1] and, at a win rate of 0 or
     1 (no spread to measure), falls back to the games' own count; groups that never differ
-    from the mean give a zero-width interval. ``n`` counts the groups."""
+    from the mean give a zero-width interval.
+
+    Args:
+        outcomes: each game's outcome (1 a win, 0.5 a tie, 0 a loss), group after group.
+        group_size: how many consecutive games make a group.
+        confidence: the confidence level of the interval.
+
+    Returns:
+        The :class:`Estimate`; its ``n`` counts the groups.
+    """
     outcomes = np.asarray(outcomes, dtype=np.float64)
     groups = grouped_interval(outcomes, group_size, confidence).n  # checks whole groups
     p = float(outcomes.mean())

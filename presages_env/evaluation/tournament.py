@@ -202,8 +202,16 @@ def head_to_head(
 
 
 def deal_group_size(game: str | Game, num_players: int | None = None, **options: Any) -> int:
-    """Games a duplicate deal is played: one per side (judged on one deal: the number of
-    teams never depends on it)."""
+    """How many games a duplicate deal is played: one per side.
+
+    Args:
+        game: the game's name, or its Game.
+        num_players: the table's size; None: the game's usual count.
+        **options: the game's options.
+
+    Returns:
+        The number of sides, judged on one deal (the number of teams never depends on it).
+    """
     return _num_sides(VectorEnv(_describe(game), 1, num_players, **options))
 
 

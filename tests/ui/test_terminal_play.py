@@ -171,7 +171,7 @@ def another_games_checkpoint(tmp_path: Path) -> str:
 
 BAD_OPPONENTS = {
     "missing checkpoint": (lambda tmp: f"ppo:{tmp / 'absent.pt'}", "absent.pt"),
-    "directory checkpoint": (lambda tmp: f"ppo:{tmp}", "directory"),
+    "directory checkpoint": (lambda tmp: f"ppo:{tmp}", "is a folder, not a regular file"),
     "huge random seed": (lambda tmp: "random:" + "9" * 30, "seed"),
     "5,000-digit random seed": (lambda tmp: "random:" + "9" * 5000, "seed"),
     "non-ASCII random seed": (lambda tmp: "random:\u00b2", "seed"),
@@ -197,7 +197,8 @@ ANSI = re.compile(r"\x1b\[[0-?]*[ -/]*[@-~]|\x1b[()][A-Za-z0-9]|\r")
 RAW_IDS = {
     "a key=value pair": re.compile(r"\w=\w"),
     "an internal name": re.compile(r"\b[A-Z]{2,}(?:_[A-Z0-9]+)+\b"),
-    "a cut-off line": re.compile("\u2026"),  # rich's ellipsis
+    # rich's ellipsis; the screen's own, for notes left out, stands as a note (", …")
+    "a cut-off line": re.compile("(?<!, )(?<!; )\u2026"),
 }
 
 

@@ -40,7 +40,8 @@ def test_a_shortened_player_line_keeps_whole_notes():
     players = [PlayerView(f"player_{p}", None, 5, notes=notes) for p in range(6)]
     view = TableView(players, [], [f"status line {i}" for i in range(8)], 0, 0)
     labels = [f"choice {i}" for i in range(30)]
-    turn = Turn("Game, seat 0 (you)", view, [f"move {i}" for i in range(20)], 20, labels)
+    badges = [f"player_{p}" for p in range(6)]
+    turn = Turn("Game, seat 0 (you)", view, [f"move {i}" for i in range(20)], 20, labels, badges)
     lines = [line.plain for line in turn_screen(turn, Console(file=io.StringIO()), 80, 24)]
     shown = [line for line in lines if line.lstrip("\u25b6 ").startswith("player_")]
     assert shown and all(line.rstrip().endswith("\u2026") for line in shown), lines
