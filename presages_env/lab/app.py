@@ -139,7 +139,7 @@ def create_app(config: LabConfig | None = None, store: Store | None = None) -> F
             # in a thread: checking an agent seat loads it (a PPO checkpoint: torch)
             wanted = await asyncio.to_thread(lobby.table_request, data, config.idle_seconds)
         except (ValueError, TypeError, ImportError, OSError) as error:
-            return _refusal(str(error), 413 if isinstance(error, _TooLarge) else 400)
+            return _refused(error)
         open_tables = len(await asyncio.to_thread(store.table_ids, False))
         if open_tables >= config.max_open_tables:
             reason = f"the server has its limit of {config.max_open_tables} open tables"
@@ -195,7 +195,7 @@ def create_app(config: LabConfig | None = None, store: Store | None = None) -> F
         try:
             study = await asyncio.to_thread(load_study, await _raw_body(request, MAX_STUDY_BYTES))
         except (ValueError, TypeError, ImportError, OSError) as error:
-            return _refusal(str(error))
+            return _refused(error)
         study_id = await asyncio.to_thread(store.create_study, study.to_json())
         return JSONResponse({"study": study_id, "link": f"/study/{study_id}?participant=ID"})
 
@@ -320,6 +320,16 @@ async def _body(request: Request, what: str) -> Any:
 
 def _refusal(reason: str, status: int = 400) -> JSONResponse:
     return JSONResponse({"error": reason}, status_code=status)
+
+
+def _refused(error: Exception) -> JSONResponse:
+    """The refusal of a request whose input failed its checks: a ``ValueError``'s or
+    ``TypeError``'s own words; an ``OSError``'s or ``ImportError``'s only logged, since its
+    text may name a path of the server."""
+    if isinstance(error, (OSError, ImportError)):
+        LOG.warning("a request named an agent that cannot be loaded: %r", error)
+        return _refusal("an agent this asks for cannot be loaded on this server")
+    return _refusal(str(error), 413 if isinstance(error, _TooLarge) else 400)
 
 
 def _retry_later(reason: str) -> JSONResponse:
