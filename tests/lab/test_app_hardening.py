@@ -141,6 +141,32 @@ def test_a_seat_for_an_agent_the_game_ships_none_of_is_refused_in_words_not_a_pa
         assert not any(path in answer.text for path in server_paths())
 
 
+@pytest.mark.parametrize(
+    ("name", "shown"),
+    [
+        ("ev\u202eil", "U+202E"),
+        ("a\x00b", "U+0000"),
+        ("\x1b[31mred", "U+001B"),
+        ("z\u200bw", "U+200B"),
+    ],
+)
+def test_a_seat_name_with_a_control_or_format_character_is_refused(tmp_path, name, shown):
+    with client_of(f"sqlite:///{tmp_path / 'lab.db'}") as client:
+        answer = client.post("/api/tables", json={**TABLE, "names": [name, None, None, None]})
+        assert answer.status_code == 400
+        assert "names[0]" in answer.json()["error"] and shown in answer.json()["error"]
+        assert client.app.state.store.table_ids() == []
+
+
+def test_legal_seat_names_are_kept_normalised(tmp_path):
+    names = ["Zoë", "e\u0301mile 🃏", "王小明", "👩🏽\u200d💻 ada"]
+    with client_of(f"sqlite:///{tmp_path / 'lab.db'}") as client:
+        answer = client.post("/api/tables", json={**TABLE, "names": names})
+        assert answer.status_code == 200, answer.text
+        table = client.app.state.store.table(answer.json()["table"])
+        assert [seat.name for seat in table.seats] == ["Zoë", "émile 🃏", "王小明", names[3]]
+
+
 def test_a_file_error_is_refused_without_its_text(tmp_path, monkeypatch):
     from presages_env.lab import lobby
 
