@@ -21,7 +21,6 @@ import contextlib
 import dataclasses
 import hashlib
 import hmac
-import json
 import logging
 import re
 import time
@@ -71,6 +70,7 @@ class LabConfig:
     messages_per_second: float = 5.0  # a socket's sustained rate
     burst: int = 20  # messages a socket may send at once
     agent_threads: int = 2
+    send_seconds: float = 10.0  # a socket whose message waits longer for its client is dropped
 
 
 def create_app(config: LabConfig | None = None, store: Store | None = None) -> FastAPI:
@@ -85,7 +85,7 @@ def create_app(config: LabConfig | None = None, store: Store | None = None) -> F
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI):
         pool = AgentPool(config.agent_threads)
-        app.state.hub = Hub(store, pool)
+        app.state.hub = Hub(store, pool, config.send_seconds)
         yield
         await app.state.hub.close()
         pool.close()
@@ -261,7 +261,7 @@ def create_app(config: LabConfig | None = None, store: Store | None = None) -> F
         app.state.sockets += 1
         hub: Hub = app.state.hub
         try:
-            await hub.join(table, seat, socket)
+            hub.join(table, seat, socket)
             bucket = _Bucket(config.messages_per_second, config.burst)
             token_hash = hash_token(token)  # each move's link, checked as it is stored
             while True:
@@ -280,12 +280,12 @@ def create_app(config: LabConfig | None = None, store: Store | None = None) -> F
                     await hub.human_move(table, seat, move, token_hash)
                 except (ValueError, TypeError) as error:  # MoveRefused among them
                     refused = "refused" if isinstance(error, MoveRefused) else "error"
-                    await socket.send_text(json.dumps({"type": refused, "reason": str(error)}))
+                    hub.tell(table, seat, socket, {"type": refused, "reason": str(error)})
                     continue
                 except LinkReplaced:  # its seat's token was reissued meanwhile
                     await socket.close(POLICY_VIOLATION, "this link was replaced")
                     return
-                await socket.send_text(json.dumps({"type": "ack", "step": move["step"]}))
+                hub.tell(table, seat, socket, {"type": "ack", "step": move["step"]})
         except (WebSocketDisconnect, WebSocketDisconnected):  # the latter: a send after the
             pass  # socket was closed meanwhile (a broadcast found it gone, or it was revoked)
         finally:
