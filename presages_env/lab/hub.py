@@ -282,7 +282,8 @@ class Outbox:
             text = await self._waiting.get()
             try:
                 await asyncio.wait_for(self.socket.send_text(text), self._send_seconds)
-            except TimeoutError:  # its client stopped reading: the table goes on without it
+            except asyncio.TimeoutError:  # its client stopped reading (an alias of TimeoutError
+                # from Python 3.11 on): the table goes on without it
                 self._too_slow()
                 return
             except (WebSocketDisconnect, RuntimeError, OSError) as error:
