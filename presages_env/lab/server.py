@@ -8,6 +8,8 @@ from presages_env.core.validation import check_int
 from presages_env.lab.app import LabConfig, create_app
 from presages_env.lab.lobby import MAX_IDLE, MIN_IDLE
 
+WS_MAX_SIZE = 4096  # bytes of a WebSocket message uvicorn takes (a move is at most 512)
+
 
 def serve(
     host: str = "127.0.0.1",
@@ -31,4 +33,4 @@ def serve(
     print(f"lab lobby: http://{host}:{port}/  (database {app.state.store.engine.url!r})")
     if admin_token is None:  # a given one stays out of the logs
         print(f"admin token: {token}")
-    uvicorn.run(app, host=host, port=port, log_level="warning", ws_max_size=4096)
+    uvicorn.run(app, host=host, port=port, log_level="warning", ws_max_size=WS_MAX_SIZE)
