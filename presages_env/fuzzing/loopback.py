@@ -103,7 +103,8 @@ class LoopbackLab:
     ) -> Answer:
         """One request written as raw bytes on a connection of its own; ``TimeoutError`` if
         the answer takes longer than ``seconds``."""
-        self.last_request = f"{method} {target[:100]!r} {headers or {}} {body[:100]!r}"
+        shown = {name: value[:40] for name, value in (headers or {}).items()}
+        self.last_request = f"{method} {target[:100]!r} {shown} {body[:100]!r}"
         head = {"host": self.host, "connection": "close", "content-type": "application/json"}
         head |= {"content-length": str(len(body))} if body or method == "POST" else {}
         head |= headers or {}

@@ -105,7 +105,7 @@ def create_app(config: LabConfig | None = None, store: Store | None = None) -> F
         """The card stylesheet and script the replay page inlines (the lab's pages link them)."""
         media = {"css": "text/css", "js": "text/javascript"}
         if kind not in media:
-            return Response(status_code=404)
+            return _refusal("no such file", 404)
         return Response(card_part(f"cards.{kind}"), media_type=media[kind])
 
     @app.middleware("http")

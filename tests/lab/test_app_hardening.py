@@ -178,3 +178,9 @@ def test_a_file_error_is_refused_without_its_text(tmp_path, monkeypatch):
         answer = client.post("/api/tables", json=TABLE)
         assert answer.status_code == 400 and "cannot be loaded" in answer.json()["error"]
         assert not any(path in answer.text for path in server_paths())
+
+
+def test_an_unknown_card_part_is_refused_with_a_reason(tmp_path):
+    with client_of(f"sqlite:///{tmp_path / 'lab.db'}") as client:
+        answer = client.get("/cards.py")
+        assert answer.status_code == 404 and answer.json()["error"]
