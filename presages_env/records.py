@@ -35,7 +35,7 @@ from presages_env.core.actions import check_action
 from presages_env.core.files import parse_json, read_json, write_text_atomically
 from presages_env.core.game import Game
 from presages_env.core.header import HDR_CURRENT
-from presages_env.core.validation import check_int, check_seed, check_text
+from presages_env.core.validation import check_display_name, check_int, check_seed, check_text
 from presages_env.games import GAME_CLASSES, get_game
 
 FORMAT = "presages_env.record"
@@ -487,7 +487,7 @@ def _option_scalar(name: str, value: Any) -> Any:
 def _checked_agents(agents: Any, n: int) -> list[str]:
     if not isinstance(agents, list) or len(agents) != n:
         raise ValueError(f"agents must list {n} names (strings of at most {MAX_NAME} characters)")
-    return [check_text(a, f"agents[{p}]", MAX_NAME) for p, a in enumerate(agents)]
+    return [check_display_name(a, f"agents[{p}]", MAX_NAME) for p, a in enumerate(agents)]
 
 
 def _checked_actions(actions: Any, n: int, num_actions: int) -> list[dict[str, Any]]:

@@ -31,7 +31,8 @@ def make_agent(
     Raises ``ValueError`` for an unknown kind or a bad number, ``ImportError`` when PPO's
     extra (torch) is missing, and what :meth:`PPOAgent.load` or
     :meth:`ActionScorerAgent.load` raises for a bad checkpoint (``OSError`` for a missing
-    one; a checkpoint of another game is refused here).
+    one named by its path, ``ValueError`` for a game that ships none; a checkpoint of
+    another game is refused here).
     """
     kind, _, arg = spec.partition(":")
     if kind == "random":
@@ -46,6 +47,8 @@ def make_agent(
         from presages_env.agents.ppo import PPOAgent, shipped_checkpoint
 
         path = Path(arg) if arg else shipped_checkpoint(game, num_players)
+        if not arg and not path.is_file():  # said in words: a missing file's error names its path
+            raise ValueError(f"{game} ships no ppo checkpoint; name one with ppo:PATH")
         agent = PPOAgent.load(path, game=game, num_players=num_players)
         return (f"ppo:{path.stem}" if arg else "ppo"), agent
     if kind == "dmc":

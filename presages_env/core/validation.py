@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import dataclasses
 import operator
+import unicodedata
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -344,6 +345,41 @@ def check_text(value: Any, name: str, max_length: int) -> str:
     except UnicodeEncodeError as err:
         raise ValueError(f"{name} is not valid Unicode text: {err.reason} at {err.start}") from None
     return value
+
+
+# Characters a shown name may not hold: controls (NUL, ESC and its terminal sequences),
+# format characters (bidi overrides and isolates, marks, zero-width characters, tags) and line
+# or paragraph separators: each can hide text or make one name read as another.
+HIDDEN_CATEGORIES = frozenset({"Cc", "Cf", "Zl", "Zp"})
+ZERO_WIDTH_JOINER = "\u200d"
+
+
+def check_display_name(value: Any, name: str, max_length: int) -> str:
+    """``value``, a name shown to other people (a seat's, an agent's in a record), in NFC
+    (so two spellings of one name are one), if it is text (:func:`check_text`) holding no
+    control or format character; a zero-width joiner inside an emoji sequence (👩🏽‍💻)
+    is kept. The refusal names the field and the character as U+XXXX."""
+    text = unicodedata.normalize("NFC", check_text(value, name, max_length))
+    check_text(text, name, max_length)  # a composition may lengthen it
+    for index, char in enumerate(text):
+        if unicodedata.category(char) in HIDDEN_CATEGORIES and not _joins_emoji(text, index):
+            what = unicodedata.name(char, "a control character")
+            raise ValueError(
+                f"{name} {text!r:.60} holds U+{ord(char):04X} ({what}); a name may hold no "
+                "control or format character"
+            )
+    return text
+
+
+def _joins_emoji(text: str, index: int) -> bool:
+    """Whether ``text[index]`` is a zero-width joiner between two emoji (a symbol, or one
+    with its skin tone or presentation selector, then a symbol)."""
+    if text[index] != ZERO_WIDTH_JOINER or not 0 < index < len(text) - 1:
+        return False
+    before, after = text[index - 1], text[index + 1]
+    return unicodedata.category(after) == "So" and (
+        before == "\ufe0f" or unicodedata.category(before) in ("So", "Sk")
+    )
 
 
 def check_array(value: Any, name: str, shape: tuple[int, ...], dtype: Any) -> np.ndarray:

@@ -20,6 +20,9 @@ training-settings  hostile values (types, NaN, ranges, huge rollouts) for every 
 legal-states       the opposite case: only states that random, heuristic and mixed play reach
                    over random options and every player count; every checked entry point
                    must take each of them, a refusal is a failure (:mod:`.legal_states`)
+lab                hostile HTTP requests and WebSocket frames against the lab served on
+                   loopback, its tables dealt for the game: no server error, no server
+                   path in an answer, every refusal a 4xx with a reason (:mod:`.lab`)
 =================  ======================================================================
 
 ``python -m presages_env.fuzzing --cases 10000`` runs every kind for every game in a child

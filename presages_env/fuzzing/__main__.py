@@ -2,6 +2,7 @@
 
 python -m presages_env.fuzzing --cases 10000                       # everything
 python -m presages_env.fuzzing --kinds records numbers --games president --cases 500
+python -m presages_env.fuzzing --kinds lab --games kuhn_poker --cases 10000   # the lab's server
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ KINDS = {
     "numbers": ("presages_env.fuzzing.numbers", "fuzz_numbers"),
     "legal-states": ("presages_env.fuzzing.legal_states", "fuzz_legal_states"),
     "training-settings": ("presages_env.fuzzing.training_settings", "fuzz_training_settings"),
+    "lab": ("presages_env.fuzzing.lab", "fuzz_lab"),  # needs the lab extra
 }
 
 

@@ -38,7 +38,7 @@ BASE_RECORDS = 6  # real games each run mutates
 DEEP = "__deeply_nested__"  # stands for a nesting built as text (json.dumps would recurse)
 HUGE_INTS = (2**31, 2**63 - 1, 2**63, 2**64, -(2**63) - 1, 10**30, 10**400, -(10**400))
 ODD_FLOATS = (0.5, -0.0, 1e-300, 1e308, 2.0**63)
-ODD_STRINGS = ("", "\ud800", "a\udfffb", "\u202e<script>", "\x00", "é" * 3, "🂡" * 2)
+ODD_STRINGS = ("", "\ud800", "a\udfffb", "\u202e<script>", "\x00", "\x1b[2J", "é" * 3, "🂡" * 2)
 
 
 class Case:
@@ -214,7 +214,8 @@ def damaged_text(case: Case) -> str:
 
 def harmless(case: Case) -> str:
     """A change a loader must accept: new agent names, the fields in another order."""
-    names = ["<b>&amp;</b>", "名前", "🂡 ace", "a" * records.MAX_NAME, "", "\u202eevil", "x\ty"]
+    names = ["<b>&amp;</b>", "名前", "🂡 ace", "a" * records.MAX_NAME, "", "e\u0301mile"]
+    names.append("👩🏽\u200d💻")  # an emoji's zero-width joiner
     for seat in range(len(case.data["agents"])):
         case.data["agents"][seat] = case.choice(names)
     if case.coin(0.5):

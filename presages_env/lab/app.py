@@ -24,7 +24,6 @@ import contextlib
 import dataclasses
 import hashlib
 import hmac
-import json
 import logging
 import math
 import re
@@ -85,6 +84,7 @@ class LabConfig:
     messages_per_second: float = 5.0  # a socket's sustained rate
     burst: int = 20  # messages a socket may send at once
     agent_threads: int = 2
+    send_seconds: float = 10.0  # a socket whose message waits longer for its client is dropped
 
 
 def create_app(config: LabConfig | None = None, store: Store | None = None) -> FastAPI:
@@ -101,7 +101,7 @@ def create_app(config: LabConfig | None = None, store: Store | None = None) -> F
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI):
         pool = AgentPool(config.agent_threads)
-        app.state.hub = Hub(store, pool)
+        app.state.hub = Hub(store, pool, config.send_seconds)
         yield
         await app.state.hub.close()
         pool.close()
@@ -121,7 +121,7 @@ def create_app(config: LabConfig | None = None, store: Store | None = None) -> F
         """The card stylesheet and script the replay page inlines (the lab's pages link them)."""
         media = {"css": "text/css", "js": "text/javascript"}
         if kind not in media:
-            return Response(status_code=404)
+            return _refusal("no such file", 404)
         return Response(card_part(f"cards.{kind}"), media_type=media[kind])
 
     @app.middleware("http")
@@ -161,7 +161,7 @@ def create_app(config: LabConfig | None = None, store: Store | None = None) -> F
             # in a thread: checking an agent seat loads it (a PPO checkpoint: torch)
             wanted = await asyncio.to_thread(lobby.table_request, data, config.idle_seconds)
         except (ValueError, TypeError, ImportError, OSError) as error:
-            return _refusal(str(error), 413 if isinstance(error, _TooLarge) else 400)
+            return _refused(error)
         if await asyncio.to_thread(store.open_tables) >= config.max_open_tables:
             reason = f"the server has its limit of {config.max_open_tables} open tables"
             return _refusal(f"{reason}: try again later", 503)
@@ -217,7 +217,7 @@ def create_app(config: LabConfig | None = None, store: Store | None = None) -> F
         try:
             study = await asyncio.to_thread(load_study, await _raw_body(request, MAX_STUDY_BYTES))
         except (ValueError, TypeError, ImportError, OSError) as error:
-            return _refusal(str(error))
+            return _refused(error)
         study_id = await asyncio.to_thread(store.create_study, study.to_json())
         return JSONResponse({"study": study_id, "link": f"/study/{study_id}?participant=ID"})
 
@@ -308,7 +308,7 @@ def create_app(config: LabConfig | None = None, store: Store | None = None) -> F
         app.state.sockets += 1
         hub: Hub = app.state.hub
         try:
-            await hub.join(table, seat, socket)
+            hub.join(table, seat, socket)
             bucket = _Bucket(config.messages_per_second, config.burst)
             token_hash = hash_token(token)  # each move's link, checked as it is stored
             while True:
@@ -327,12 +327,12 @@ def create_app(config: LabConfig | None = None, store: Store | None = None) -> F
                     await hub.human_move(table, seat, move, token_hash)
                 except (ValueError, TypeError) as error:  # MoveRefused among them
                     refused = "refused" if isinstance(error, MoveRefused) else "error"
-                    await socket.send_text(json.dumps({"type": refused, "reason": str(error)}))
+                    hub.tell(table, seat, socket, {"type": refused, "reason": str(error)})
                     continue
                 except LinkReplaced:  # its seat's token was reissued meanwhile
                     await socket.close(POLICY_VIOLATION, "this link was replaced")
                     return
-                await socket.send_text(json.dumps({"type": "ack", "step": move["step"]}))
+                hub.tell(table, seat, socket, {"type": "ack", "step": move["step"]})
         except (WebSocketDisconnect, WebSocketDisconnected):  # the latter: a send after the
             pass  # socket was closed meanwhile (a broadcast found it gone, or it was revoked)
         finally:
@@ -381,6 +381,16 @@ async def _body(request: Request, what: str) -> Any:
 
 def _refusal(reason: str, status: int = 400) -> JSONResponse:
     return JSONResponse({"error": reason}, status_code=status)
+
+
+def _refused(error: Exception) -> JSONResponse:
+    """The refusal of a request whose input failed its checks: a ``ValueError``'s or
+    ``TypeError``'s own words; an ``OSError``'s or ``ImportError``'s only logged, since its
+    text may name a path of the server."""
+    if isinstance(error, (OSError, ImportError)):
+        LOG.warning("a request named an agent that cannot be loaded: %r", error)
+        return _refusal("an agent this asks for cannot be loaded on this server")
+    return _refusal(str(error), 413 if isinstance(error, _TooLarge) else 400)
 
 
 def _retry_later(reason: str) -> JSONResponse:

@@ -5,8 +5,9 @@ A move, a person's or an agent's, is checked (the seat's turn, the step it answe
 action), stored and committed, and only then played on the table and acknowledged; every
 seat then gets its new view. Agents think in the pool's threads; a person whose turn lasts
 longer than the table's idle time has the heuristic play for them (the table page says so).
-A socket that takes no view for ``SEND_SECONDS`` (a client that stopped reading) is dropped
-and closed once it can be, rather than holding up its table.
+Each socket's messages wait in its own :class:`Outbox`, so a client that stopped reading
+delays no one else; it is dropped, and closed once it can be, when one message waits past
+the hub's ``send_seconds`` or ``MAX_QUEUED`` messages wait.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ import contextlib
 import dataclasses
 import json
 import logging
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
@@ -31,7 +33,7 @@ from presages_env.lab.store import Move, StaleMove, Store, TableData
 LOG = logging.getLogger(__name__)
 POLICY_VIOLATION = 1008  # the WebSocket close code for a broken rule
 TRY_AGAIN_LATER = 1013  # the WebSocket close code for a socket dropped as too slow
-SEND_SECONDS = 10.0  # how long a table waits for one socket to take a view
+MAX_QUEUED = 64  # messages a socket's client may fall behind before it is dropped
 
 
 class MoveRefused(ValueError):
@@ -44,7 +46,7 @@ class Table:
     live: LiveGame
     agents: dict[int, Agent]
     lock: asyncio.Lock = dataclasses.field(default_factory=asyncio.Lock)
-    sockets: dict[int, set[WebSocket]] = dataclasses.field(default_factory=dict)
+    sockets: dict[int, dict[WebSocket, Outbox]] = dataclasses.field(default_factory=dict)
     runner: asyncio.Task | None = None
     moved: asyncio.Event = dataclasses.field(default_factory=asyncio.Event)
     stand_in: Agent | None = None  # plays for a person who let their time run out
@@ -77,9 +79,10 @@ class Table:
 class Hub:
     """Every open table of one server."""
 
-    def __init__(self, store: Store, pool: AgentPool) -> None:
+    def __init__(self, store: Store, pool: AgentPool, send_seconds: float = 10.0) -> None:
         self.store = store
         self.pool = pool
+        self.send_seconds = send_seconds  # how long one message may wait for its client
         self.tables: dict[str, Table] = {}
         self._loading: dict[str, asyncio.Lock] = {}  # per table id: one table's load
         # (a PPO checkpoint, a replay) never holds up another's
@@ -107,14 +110,29 @@ class Hub:
         self._wake(table)
         return table
 
-    async def join(self, table: Table, seat: int, socket: WebSocket) -> None:
-        table.sockets.setdefault(seat, set()).add(socket)
+    def join(self, table: Table, seat: int, socket: WebSocket) -> None:
+        """Seat ``socket`` at the table: it is sent the hello, then the seat's views."""
+
+        def too_slow() -> None:
+            LOG.warning("table %s: a socket of seat %d fell behind; dropped", table.data.id, seat)
+            self._drop(table, seat, socket, TRY_AGAIN_LATER, "too slow")
+
+        outbox = Outbox(socket, self.send_seconds, too_slow)
+        table.sockets.setdefault(seat, {})[socket] = outbox
         hello = messages.hello(table.live.game, seat, table.names, table.kinds, table.idle_rule())
-        await socket.send_text(json.dumps(hello))
-        await socket.send_text(self._state(table, seat))
+        outbox.put(json.dumps(hello))
+        outbox.put(self._state(table, seat))
+
+    def tell(self, table: Table, seat: int, socket: WebSocket, message: dict[str, Any]) -> None:
+        """Send ``message`` to ``socket`` after what it was sent before (nothing if it left)."""
+        outbox = table.sockets.get(seat, {}).get(socket)
+        if outbox is not None:
+            outbox.put(json.dumps(message))
 
     def leave(self, table: Table, seat: int, socket: WebSocket) -> None:
-        table.sockets.get(seat, set()).discard(socket)
+        outbox = table.sockets.get(seat, {}).pop(socket, None)
+        if outbox is not None:
+            outbox.stop()
 
     async def revoke(self, table_id: str, seat: int) -> None:
         """Drop the seat's open sockets: its token was reissued, so their link is void."""
@@ -143,7 +161,7 @@ class Hub:
             if live.current != seat:
                 raise MoveRefused("it is not your turn")
             await self._commit(table, seat, move["action"], HUMAN, move["reaction_ms"], token_hash)
-        await self._broadcast(table)
+        self._broadcast(table)
         self._wake(table)
 
     async def _commit(
@@ -207,7 +225,7 @@ class Hub:
                     agent, by = self._stand_in(table, seat), "stand_in"
                     action = await self.pool.choose(agent, live.game, live.state, seat)
                 await self._commit(table, seat, action, by, None)
-            await self._broadcast(table)
+            self._broadcast(table)
 
     @staticmethod
     def _stand_in(table: Table, seat: int) -> Agent:
@@ -226,37 +244,60 @@ class Hub:
             table.views[seat] = built
         return built[1]
 
-    async def _broadcast(self, table: Table) -> None:
-        """Send every socket its seat's view, all at once, none waited for past
-        ``SEND_SECONDS``."""
-        await asyncio.gather(
-            *(
-                self._send(table, seat, socket, self._state(table, seat))
-                for seat, sockets in list(table.sockets.items())
-                for socket in list(sockets)
-            )
-        )
-
-    async def _send(self, table: Table, seat: int, socket: WebSocket, text: str) -> None:
-        try:
-            await asyncio.wait_for(socket.send_text(text), SEND_SECONDS)
-        except TimeoutError:  # its client stopped reading: the table goes on without it
-            LOG.warning("table %s: a socket of seat %d took no view; dropped", table.data.id, seat)
-            self._drop(table, seat, socket, TRY_AGAIN_LATER, "too slow")
-        except (WebSocketDisconnect, RuntimeError, OSError) as error:
-            # closed under the send (Starlette, or uvicorn's ClientDisconnected, an OSError):
-            # the socket's own handler sees the close and leaves the table
-            LOG.debug(
-                "table %s: seat %d's socket closed before a view: %r", table.data.id, seat, error
-            )
+    def _broadcast(self, table: Table) -> None:
+        """Queue every socket its seat's view (sent by each socket's own outbox)."""
+        for seat, sockets in list(table.sockets.items()):
+            for outbox in list(sockets.values()):
+                outbox.put(self._state(table, seat))
 
     async def close(self) -> None:
         for table in self.tables.values():
             if table.runner is not None:
                 table.runner.cancel()
+            for sockets in table.sockets.values():
+                for outbox in sockets.values():
+                    outbox.stop()
         for closing in list(self._dropping):
             closing.cancel()
         self._committer.close()
+
+
+class Outbox:
+    """One socket's messages, sent in order by a task of its own: a client that stopped
+    reading holds up only its own messages. ``too_slow`` is called once one message waits
+    past ``send_seconds`` or ``MAX_QUEUED`` messages wait; a socket found closed under a send
+    is left to its handler, which sees the close."""
+
+    def __init__(self, socket: WebSocket, send_seconds: float, too_slow: Callable[[], None]):
+        self.socket = socket
+        self._send_seconds = send_seconds
+        self._too_slow = too_slow
+        self._waiting: asyncio.Queue[str] = asyncio.Queue(MAX_QUEUED)
+        self._sender = asyncio.create_task(self._send_all())
+
+    def put(self, text: str) -> None:
+        try:
+            self._waiting.put_nowait(text)
+        except asyncio.QueueFull:
+            self._too_slow()
+
+    def stop(self) -> None:
+        if self._sender is not asyncio.current_task():
+            self._sender.cancel()
+
+    async def _send_all(self) -> None:
+        while True:
+            text = await self._waiting.get()
+            try:
+                await asyncio.wait_for(self.socket.send_text(text), self._send_seconds)
+            except asyncio.TimeoutError:  # its client stopped reading (an alias of TimeoutError
+                # from Python 3.11 on): the table goes on without it
+                self._too_slow()
+                return
+            except (WebSocketDisconnect, RuntimeError, OSError) as error:
+                # closed under the send (Starlette, or uvicorn's ClientDisconnected, an OSError)
+                LOG.debug("a socket closed before its message was sent: %r", error)
+                return
 
 
 class Committer:

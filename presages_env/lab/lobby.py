@@ -14,7 +14,7 @@ import presages_env
 from presages_env.agents.specs import shipped_agents
 from presages_env.core.option_space import Draw, OptionInfo
 from presages_env.core.seats import PERSON
-from presages_env.core.validation import check_int, check_text
+from presages_env.core.validation import check_display_name, check_int
 from presages_env.games import FLAGSHIP_GAME, available_games, get_game, unavailable_games
 from presages_env.lab.agents_pool import ALLOWED_AGENTS, HUMAN, seat_agent
 from presages_env.lab.live import option_values
@@ -140,7 +140,9 @@ def table_request(data: Any, default_idle: int) -> TableRequest:
         if kind != HUMAN:
             seat_agent(kind, name, seed, p, n)  # refused here if unknown or unavailable
         default = PERSON if kind == HUMAN else str(kind)
-        shown = default if seat_name is None else check_text(seat_name, f"names[{p}]", MAX_NAME)
+        shown = default
+        if seat_name is not None:
+            shown = check_display_name(seat_name, f"names[{p}]", MAX_NAME)
         seats.append(SeatSpec(kind, " ".join(shown.split()) or default))
     if HUMAN not in kinds:
         raise ValueError("a table needs at least one person")

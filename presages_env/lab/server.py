@@ -20,6 +20,8 @@ LABEL = r"[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?"
 HOST_NAME = re.compile(rf"(\*\.)?{LABEL}(\.{LABEL})*")  # a name, or *.domain
 BRACKETED = re.compile(r"\[([0-9a-f:.]+)\](:[0-9]+)?")  # an IPv6 address as a Host has it
 
+WS_MAX_SIZE = 4096  # bytes of a WebSocket message uvicorn takes (a move is at most 512)
+
 
 def serve(
     host: str = "127.0.0.1",
@@ -80,7 +82,7 @@ def serve(
     notice = compiling_notice(presages_env.get_game(name) for name in presages_env.list_games())
     if notice:  # each game compiles when its first table opens
         print(f"{notice}, as each game's first table opens", flush=True)
-    uvicorn.run(app, host=host, port=port, log_level="warning", ws_max_size=4096)
+    uvicorn.run(app, host=host, port=port, log_level="warning", ws_max_size=WS_MAX_SIZE)
 
 
 def _loopback(host: str) -> bool:

@@ -16,7 +16,7 @@ import re
 from typing import Any
 
 from presages_env.core.files import parse_json
-from presages_env.core.validation import check_int, check_seed, check_text
+from presages_env.core.validation import check_display_name, check_int, check_seed, check_text
 from presages_env.lab.agents_pool import HUMAN
 from presages_env.lab.lobby import TableRequest, table_request
 
@@ -66,8 +66,10 @@ def load_study(text: str | bytes) -> Study:
     if not isinstance(conditions, dict) or not 1 <= len(conditions) <= MAX_CONDITIONS:
         raise ValueError(f"conditions must map 1 to {MAX_CONDITIONS} names to seat lists")
     tables = {}
-    for name, seats in conditions.items():
-        check_text(name, "a condition's name", 40)
+    for raw_name, seats in conditions.items():
+        name = check_display_name(raw_name, "a condition's name", 40)
+        if name in tables:  # two spellings of one name
+            raise ValueError(f"the condition {name!r} is named twice")
         if not isinstance(seats, list) or seats.count(HUMAN) != 1:
             raise ValueError(f"condition {name!r}: its seats list one human, the participant")
         request = {key: data[key] for key in ("game", "players", "options", "idle_seconds")}
@@ -76,7 +78,7 @@ def load_study(text: str | bytes) -> Study:
     if not isinstance(questions, list) or len(questions) > MAX_QUESTIONS:
         raise ValueError(f"questions must list at most {MAX_QUESTIONS} questions")
     return Study(
-        check_text(data["name"], "name", 100),
+        check_display_name(data["name"], "name", 100),
         tables,
         check_int(data["games_per_participant"], "games_per_participant", 1, MAX_GAMES),
         check_text(data["consent"], "consent", MAX_CONSENT),

@@ -6,6 +6,7 @@ from __future__ import annotations
 import dataclasses
 import json
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -228,3 +229,20 @@ def test_save_refuses_what_load_refuses_and_leaves_the_file_as_it_was(tmp_path):
         records.save(bad, path)
     assert path.read_text() == "the previous record"
     assert [p.name for p in tmp_path.iterdir()] == ["game.json"]
+
+
+@pytest.mark.parametrize(
+    ("name", "shown"),
+    [("ev\u202eil", "U+202E"), ("a\x00b", "U+0000"), ("\x1b[2J", "U+001B"), ("a\u2066b", "U+2066")],
+)
+def test_an_agent_name_with_a_control_or_format_character_is_refused_by_load(name, shown):
+    data = good_record()
+    data["agents"][1] = name
+    with pytest.raises(ValueError, match=rf"agents\[1\].*{re.escape(shown)}"):
+        records.loads(json.dumps(data))
+
+
+def test_agent_names_load_normalised_and_legal_names_are_kept():
+    data = good_record()
+    data["agents"] = ["e\u0301mile", "王小明", "Zoë 🃏", "👩🏽\u200d💻"]
+    assert records.loads(json.dumps(data)).agents == ["émile", "王小明", "Zoë 🃏", "👩🏽\u200d💻"]

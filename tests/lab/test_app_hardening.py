@@ -130,3 +130,68 @@ def test_serve_reads_its_database_and_admin_token_from_the_environment(monkeypat
     assert given[0][2:4] == ("sqlite:///lab.db", "sesame")
     assert main(["serve", "--admin-token", "other"]) == 0  # the command line comes first
     assert given[1][3] == "other"
+
+
+def server_paths() -> list[str]:
+    """Where the server is installed and runs: no answer to a client may name them."""
+    import sys
+    from pathlib import Path
+
+    import presages_env
+
+    package_parent = Path(presages_env.__file__).resolve().parents[1]
+    return [str(package_parent), sys.prefix, str(Path.cwd())]
+
+
+def test_a_seat_for_an_agent_the_game_ships_none_of_is_refused_in_words_not_a_path(tmp_path):
+    with client_of(f"sqlite:///{tmp_path / 'lab.db'}") as client:
+        body = {"game": "kuhn_poker", "players": 2, "seats": ["human", "ppo"]}
+        answer = client.post("/api/tables", json=body)
+        assert answer.status_code == 400
+        assert "kuhn_poker ships no ppo checkpoint" in answer.json()["error"]
+        assert not any(path in answer.text for path in server_paths())
+
+
+@pytest.mark.parametrize(
+    ("name", "shown"),
+    [
+        ("ev\u202eil", "U+202E"),
+        ("a\x00b", "U+0000"),
+        ("\x1b[31mred", "U+001B"),
+        ("z\u200bw", "U+200B"),
+    ],
+)
+def test_a_seat_name_with_a_control_or_format_character_is_refused(tmp_path, name, shown):
+    with client_of(f"sqlite:///{tmp_path / 'lab.db'}") as client:
+        answer = client.post("/api/tables", json={**TABLE, "names": [name, None, None, None]})
+        assert answer.status_code == 400
+        assert "names[0]" in answer.json()["error"] and shown in answer.json()["error"]
+        assert client.app.state.store.table_ids() == []
+
+
+def test_legal_seat_names_are_kept_normalised(tmp_path):
+    names = ["Zoë", "e\u0301mile 🃏", "王小明", "👩🏽\u200d💻 ada"]
+    with client_of(f"sqlite:///{tmp_path / 'lab.db'}") as client:
+        answer = client.post("/api/tables", json={**TABLE, "names": names})
+        assert answer.status_code == 200, answer.text
+        table = client.app.state.store.table(answer.json()["table"])
+        assert [seat.name for seat in table.seats] == ["Zoë", "émile 🃏", "王小明", names[3]]
+
+
+def test_a_file_error_is_refused_without_its_text(tmp_path, monkeypatch):
+    from presages_env.lab import lobby
+
+    def missing(*args):
+        raise FileNotFoundError(2, "No such file or directory", f"{server_paths()[0]}/x.pt")
+
+    monkeypatch.setattr(lobby, "seat_agent", missing)
+    with client_of(f"sqlite:///{tmp_path / 'lab.db'}") as client:
+        answer = client.post("/api/tables", json=TABLE)
+        assert answer.status_code == 400 and "cannot be loaded" in answer.json()["error"]
+        assert not any(path in answer.text for path in server_paths())
+
+
+def test_an_unknown_card_part_is_refused_with_a_reason(tmp_path):
+    with client_of(f"sqlite:///{tmp_path / 'lab.db'}") as client:
+        answer = client.get("/cards.py")
+        assert answer.status_code == 404 and answer.json()["error"]

@@ -110,36 +110,104 @@ class Client:
             await asyncio.Event().wait()
 
 
-def test_a_client_that_stopped_reading_holds_up_neither_its_table_nor_a_revoke(
-    tmp_path, monkeypatch
-):
-    from presages_env.lab import hub as hub_module
+async def received(client: Client, count: int) -> None:
+    """Until ``client`` took ``count`` messages (at most 5 s: a view held up behind a
+    stopped socket waits the hub's whole send time, set far longer by the tests)."""
 
-    monkeypatch.setattr(hub_module, "SEND_SECONDS", 0.1)
+    async def taken() -> None:
+        while len(client.texts) < count:
+            await asyncio.sleep(0.01)
+
+    await asyncio.wait_for(taken(), 5)
+
+
+def test_a_client_that_stopped_reading_holds_up_neither_its_table_nor_a_revoke(tmp_path):
     store = Store(f"sqlite:///{tmp_path / 'lab.db'}")
     store.migrate()
     table_id, tokens = store.create_table("president", 4, {}, 3, [SeatSpec("human", "p")] * 4, 60)
 
     async def main() -> None:
         pool = AgentPool(1)
-        hub = Hub(store, pool)
+        hub = Hub(store, pool, send_seconds=0.1)
         try:
             table = await hub.table(table_id)
             mover = table.live.current
             frozen, reading = Client(reads=2), Client(reads=1000)  # 2: the hello, a view
-            await hub.join(table, (mover + 1) % 4, frozen)
-            await hub.join(table, (mover + 2) % 4, reading)
+            hub.join(table, (mover + 1) % 4, frozen)
+            hub.join(table, (mover + 2) % 4, reading)
             move = {"step": 0, "action": table.live.legal()[0], "reaction_ms": 1}
             await asyncio.wait_for(
                 hub.human_move(table, mover, move, hash_token(tokens[mover])), 30
             )
-            assert len(reading.texts) == 3 and '"step": 1' in reading.texts[-1]
+            await received(reading, 3)
+            assert '"step": 1' in reading.texts[-1]
             await asyncio.wait_for(frozen.closed.wait(), 30)  # to be closed as it reads again
             assert frozen.close_code == 1013 and frozen not in table.sockets[(mover + 1) % 4]
             reading.reads = len(reading.texts)  # it freezes, then its link is replaced
             await asyncio.wait_for(hub.revoke(table_id, (mover + 2) % 4), 30)
             await asyncio.wait_for(reading.closed.wait(), 30)
             assert reading.close_code == 1008 and not table.sockets[(mover + 2) % 4]
+        finally:
+            await hub.close()
+            pool.close()
+
+    asyncio.run(main())
+
+
+def test_a_client_that_stopped_reading_delays_no_view_of_another_seat(tmp_path):
+    store = Store(f"sqlite:///{tmp_path / 'lab.db'}")
+    store.migrate()
+    table_id, tokens = store.create_table("president", 4, {}, 3, [SeatSpec("human", "p")] * 4, 60)
+
+    async def main() -> None:
+        pool = AgentPool(1)
+        hub = Hub(store, pool, send_seconds=600)  # a stall behind it would be plain
+        try:
+            table = await hub.table(table_id)
+            frozen, reading = Client(reads=2), Client(reads=1000)  # 2: the hello, a view
+            first = table.live.current
+            hub.join(table, (first + 1) % 4, frozen)
+            hub.join(table, (first + 2) % 4, reading)
+            for step in range(3):  # each move's view reaches the reading seat at once
+                mover = table.live.current
+                move = {"step": step, "action": table.live.legal()[0], "reaction_ms": 1}
+                await asyncio.wait_for(
+                    hub.human_move(table, mover, move, hash_token(tokens[mover])), 5
+                )
+                await received(reading, 3 + step)
+                assert f'"step": {step + 1}' in reading.texts[-1]
+            assert len(frozen.texts) == 2 and frozen in table.sockets[(first + 1) % 4]
+        finally:
+            await hub.close()
+            pool.close()
+
+    asyncio.run(main())
+
+
+def test_a_client_too_far_behind_is_dropped_before_its_send_time(tmp_path, monkeypatch):
+    from presages_env.lab import hub as hub_module
+
+    monkeypatch.setattr(hub_module, "MAX_QUEUED", 2)
+    store = Store(f"sqlite:///{tmp_path / 'lab.db'}")
+    store.migrate()
+    table_id, tokens = store.create_table("president", 4, {}, 3, [SeatSpec("human", "p")] * 4, 60)
+
+    async def main() -> None:
+        pool = AgentPool(1)
+        hub = Hub(store, pool, send_seconds=600)
+        try:
+            table = await hub.table(table_id)
+            frozen = Client(reads=0)  # its first message never goes: 2 wait, then 1 more
+            seat = (table.live.current + 1) % 4
+            hub.join(table, seat, frozen)
+            mover = table.live.current
+            move = {"step": 0, "action": table.live.legal()[0], "reaction_ms": 1}
+            await hub.human_move(table, mover, move, hash_token(tokens[mover]))
+            mover = table.live.current
+            move = {"step": 1, "action": table.live.legal()[0], "reaction_ms": 1}
+            await hub.human_move(table, mover, move, hash_token(tokens[mover]))
+            await asyncio.wait_for(frozen.closed.wait(), 5)
+            assert frozen.close_code == 1013 and frozen not in table.sockets[seat]
         finally:
             await hub.close()
             pool.close()

@@ -55,6 +55,9 @@ def test_assignment_is_balanced_and_seeded():
         ({"games_per_participant": 0}, "games_per_participant"),
         ({"questions": ["?"] * 21}, "questions"),
         ({"extra": 1}, "fields"),
+        ({"name": "part\u202eners"}, "U\\+202E"),
+        ({"conditions": {"a\x1b[2J": ["human", "random", "random", "random"]}}, "U\\+001B"),
+        ({"conditions": {"\u00e9": ["human"] + ["random"] * 3, "e\u0301": ["human"] * 4}}, "twice"),
     ],
 )
 def test_a_bad_study_file_is_refused(change, error):
