@@ -28,6 +28,7 @@ from presages_env.core.events import Event, seat_name
 from presages_env.core.game import Game
 from presages_env.core.header import HDR_CURRENT
 from presages_env.core.view import TableView
+from presages_env.ui.choice import label_words
 
 TIERS = ("observation", "moves", "tools")
 LAST_EVENTS = 60  # the newest event lines a prompt carries (the table holds the rest)
@@ -84,6 +85,7 @@ class Decision:
         observation = np.zeros(game.obs_size(n), dtype=game.obs_dtype)
         game.kernel.observe(valid, np.int64(seat), observation)
         actions = tuple(int(a) for a in np.flatnonzero(mask))
+        labels = tuple(game.action_label(valid, a) for a in actions)
         return cls(
             game=game,
             seat=seat,
@@ -91,8 +93,8 @@ class Decision:
             view=game.viewer.seat_view(observation, seat, n),
             events=tuple(event.text or game.describe_event(event, seat) for event in events),
             actions=actions,
-            labels=tuple(game.action_label(valid, a) for a in actions),
-            other_names=_other_names(game, valid, mask),
+            labels=labels,
+            other_names=_other_names(game, valid, mask, labels),
             observation=observation,
             mask=mask,
         )
@@ -102,11 +104,21 @@ class Decision:
         return "\n".join(f"{i:>3}. {label}" for i, label in enumerate(self.labels, 1))
 
 
-def _other_names(game: Game, state: np.ndarray, mask: np.ndarray) -> tuple[str, ...]:
+def _other_names(
+    game: Game, state: np.ndarray, mask: np.ndarray, labels: Sequence[str]
+) -> tuple[str, ...]:
     """The names of the actions ``mask`` does not allow, those that are words (an action
-    that means nothing at this decision is named by its bare number)."""
+    that means nothing at this decision is named by its bare number) and name no legal
+    move (two actions may share a name: Res Arcana's passes)."""
+    legal = {tuple(label_words(label)) for label in labels}
     names = (game.action_label(state, a) for a in np.flatnonzero(mask == 0))
-    return tuple(dict.fromkeys(name for name in names if any(c.isalpha() for c in name)))
+    return tuple(
+        dict.fromkeys(
+            name
+            for name in names
+            if any(c.isalpha() for c in name) and tuple(label_words(name)) not in legal
+        )
+    )
 
 
 def prompt(decision: Decision, tier: str, last_events: int = LAST_EVENTS) -> str:

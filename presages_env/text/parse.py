@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from presages_env.text.decision import TIERS, Decision
-from presages_env.ui.choice import match_action, words
+from presages_env.ui.choice import label_words, match_action, words
 
 REFUSALS = ("empty", "number", "unknown", "illegal", "ambiguous", "tool")
 MOVE_LINE = re.compile(r"^[\s*_#>]*move[\s*_]*:(.*)$", re.IGNORECASE | re.MULTILINE)
@@ -54,7 +54,8 @@ def _refused(kind: str, reason: str) -> Parsed:
 def parse_move(decision: Decision, answer: str, numbered: bool) -> Parsed:
     """The legal move ``answer`` names (a number counts only where ``numbered``)."""
     typed = _typed(answer)
-    if not words(typed):
+    wanted = words(typed)
+    if not wanted:
         return _refused("empty", "the answer names no move")
     labels = list(decision.labels)
     found = match_action(typed, labels)
@@ -64,17 +65,16 @@ def parse_move(decision: Decision, answer: str, numbered: bool) -> Parsed:
         if not found.indices:
             return _refused("number", f"{_quoted(typed)} is not a number from 1 to {len(labels)}")
         return _move(decision, found.indices[0])
+    if len(found.indices) == 1 and label_words(labels[found.indices[0]]) == wanted:
+        return _move(decision, found.indices[0])
+    named = match_action(typed, list(decision.other_names)).indices
+    others = [decision.other_names[i] for i in named]
+    exact = [name for name in others if label_words(name) == wanted]
+    if exact:
+        return _refused("illegal", f"{_quoted(exact[0])} is not a legal move now")
     if len(found.indices) > 1:
         fits = [labels[i] for i in found.indices]
         return _refused("ambiguous", f"{_quoted(typed)} fits {_listed(fits)}: say which")
-    if found.indices and words(labels[found.indices[0]]) == words(typed):
-        return _move(decision, found.indices[0])
-    others = [
-        decision.other_names[i] for i in match_action(typed, list(decision.other_names)).indices
-    ]
-    exact = [name for name in others if words(name) == words(typed)]
-    if exact:
-        return _refused("illegal", f"{_quoted(exact[0])} is not a legal move now")
     if found.indices and others:
         legal = labels[found.indices[0]]
         return _refused(
