@@ -144,6 +144,7 @@ class TextAgent(Agent):
             "refusal": None,
             "legal": list(decision.labels),
             "fallback": None,
+            "tool_result": None,
             "outcome": None,
         }
         self.transcript.append(entry)

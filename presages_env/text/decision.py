@@ -51,7 +51,7 @@ ANSWER_HINT = {
 }
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)  # it holds arrays: two decisions are never compared
 class Decision:
     """``seat``'s decision in ``game`` (its legal ``actions``, named ``labels``); every
     field is something the seat may know. ``observation`` and ``mask`` are the seat's

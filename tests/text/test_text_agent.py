@@ -174,7 +174,10 @@ def test_the_transcript_exports_as_jsonl_with_each_seat_result(tmp_path):
     path = save_transcript(seats[0].transcript, tmp_path / "president.jsonl")
     lines = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines()]
     assert lines == seats[0].transcript and lines
+    fields = {"game", "seat", "tier", "prompt", "answer", "action", "parsed", "refusal"}
+    fields |= {"legal", "fallback", "tool_result", "outcome"}
     for line in lines:
+        assert set(line) == fields
         assert line["game"] == "president" and line["seat"] == 0
         assert line["parsed"] in line["legal"] and "Your legal moves" in line["prompt"]
         assert line["outcome"]["reward"] == rec.result[0]
