@@ -9,6 +9,7 @@ more``).
 
 from __future__ import annotations
 
+import functools
 import re
 from dataclasses import dataclass
 
@@ -33,6 +34,11 @@ def words(text: str) -> list[str]:
     return WORD.findall(name_key(text))
 
 
+# A label's words, kept: the same labels are matched at every answer (what is typed is not
+# kept). The list returned is shared: read it, never change it.
+label_words = functools.lru_cache(maxsize=4096)(words)
+
+
 def match_action(typed: str, labels: list[str]) -> Matches:
     """The labels ``typed`` fits: a number from 1 (ASCII digits only: ``str.isdigit`` would
     take '²'; an answer without a letter is a number or nothing, so ``-1`` is no label's
@@ -44,10 +50,11 @@ def match_action(typed: str, labels: list[str]) -> Matches:
         except ValueError:
             return Matches((), number=True)
         return Matches((number - 1,) if 1 <= number <= len(labels) else (), number=True)
-    exact = tuple(i for i, label in enumerate(labels) if words(label) == wanted)
+    exact = tuple(i for i, label in enumerate(labels) if label_words(label) == wanted)
     if exact:
         return Matches(exact)
-    return Matches(tuple(i for i, label in enumerate(labels) if _starts(wanted, words(label))))
+    fits = (i for i, label in enumerate(labels) if _starts(wanted, label_words(label)))
+    return Matches(tuple(fits))
 
 
 def _starts(wanted: list[str], label_words: list[str]) -> bool:
