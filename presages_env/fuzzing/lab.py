@@ -199,9 +199,10 @@ def hostile_request(context: Context) -> bytes:
     elif what == "option":
         from presages_env.lab.lobby import games_offered
 
-        options = next(g["options"] for g in games_offered() if g["name"] == context.game)
-        if options:
-            request["options"] = {context.pick(sorted(options)): context.pick(HOSTILE)}
+        offered = next(g["options"] for g in games_offered() if g["name"] == context.game)
+        if offered:
+            name = context.pick(sorted(option["name"] for option in offered))
+            request["options"] = {name: context.pick(HOSTILE)}
     elif what == "extra":
         request[context.pick(["code", "__proto__", "path", "\u202e"])] = context.pick(HOSTILE)
     elif what == "number":

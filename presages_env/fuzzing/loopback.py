@@ -53,7 +53,7 @@ class LoopbackLab:
     def __init__(self, **settings: Any) -> None:
         self.settings = settings
         self.errors = ErrorLog()
-        self.folder = tempfile.TemporaryDirectory(prefix="presages-lab-fuzz-")
+        self.folder = tempfile.TemporaryDirectory(prefix="lab-fuzz-")
         self.port = 0
         self.last_request = ""  # for a failure's report
 

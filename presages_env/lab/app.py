@@ -284,7 +284,7 @@ def create_app(config: LabConfig | None = None, store: Store | None = None) -> F
     @app.websocket("/ws/{table_id}/{token}")
     async def table_socket(socket: WebSocket, table_id: str, token: str) -> None:
         origin = socket.headers.get("origin")
-        if origin is not None and not _origin_allowed(origin, config):
+        if origin is not None and not _origin_allowed(origin, socket.headers.get("host"), config):
             await socket.close(POLICY_VIOLATION, "origin not allowed")
             return
         try:
@@ -417,25 +417,18 @@ def _is_admin(request: Request, admin_token: str | None) -> bool:
     return admin_token is not None and hmac.compare_digest(given.encode(), expected.encode())
 
 
-def _origin_allowed(origin: str, config: LabConfig) -> bool:
+def _origin_allowed(origin: str, host: str | None, config: LabConfig) -> bool:
     """Whether a page at ``origin`` may open a WebSocket: one of the allowed origins, or an
-    http(s) page on an allowed host (never judged by the request's own Host header)."""
+    http(s) page of the server's own origin, its host and port those the request was sent
+    to (``host``, the Host header, which TrustedHostMiddleware has checked against the
+    allowed hosts): a page of another port of an allowed host is another origin."""
     if origin in config.allowed_origins:
         return True
     try:
         parts = urlsplit(origin)
-        host = parts.hostname
     except ValueError:  # a malformed address
         return False
-    if parts.scheme not in ("http", "https") or not host:
-        return False
-    host = f"[{host}]" if ":" in host else host  # an IPv6 address, as a Host header has it
-    return _host_allowed(host, config.allowed_hosts)
-
-
-def _host_allowed(host: str, allowed: tuple[str, ...]) -> bool:
-    """TrustedHostMiddleware's rule: the name itself, or a subdomain of a ``*.domain``."""
-    return any(host == a or (a.startswith("*.") and host.endswith(a[1:])) for a in allowed)
+    return parts.scheme in ("http", "https") and bool(host) and parts.netloc == host.lower()
 
 
 def _replay_csp(html: str) -> str:
