@@ -177,7 +177,8 @@ def main(argv: list[str] | None = None) -> int:
     except (OSError, ValueError, TypeError) as error:
         print(f"cannot replay {args.record}: {error}", file=sys.stderr)
         return 1
-    print(f"wrote {output}")
+    left = "" if rec.finished else f" (unfinished: left after {len(rec.actions)} moves)"
+    print(f"wrote {output}{left}")
     return 0
 
 

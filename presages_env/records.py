@@ -9,6 +9,13 @@ label, the public events and the result. Format (``"format": "presages_env.recor
     actions [{"seat", "action", "label"}], events [{"kind", "actor", "args"}] (public
     events only, in order), result [total reward per seat], steps
 
+A game left before its end (the terminal's ``q``) is an unfinished record: its ``result``
+is ``null`` and it carries one more key, ``"finished": false`` (the only value it takes; a
+finished record has no such key, so files written before it existed load and re-save byte
+for byte). Its actions are replayed and checked like a finished game's; a record that says
+it is unfinished when its actions end the game is refused, as is one with a result whose
+game is not over: each says what it is, and the rules must agree.
+
 Records are untrusted input: :func:`load` and :func:`loads` parse JSON only (no code runs),
 within bounds of size and nesting (:func:`~presages_env.core.files.parse_json`), and
 :func:`from_json`, the one check every record from outside goes through, checks every
@@ -64,6 +71,7 @@ FIELDS = (
     "result",
     "steps",
 )
+UNFINISHED = "finished"  # the optional key of an unfinished record, always false
 
 
 @dataclasses.dataclass(frozen=True)
@@ -88,7 +96,12 @@ class GameRecord:
     agents: list[str]
     actions: list[dict[str, Any]]
     events: list[dict[str, Any]]
-    result: list[float]
+    result: list[float] | None  # None: the game was left before its end
+
+    @property
+    def finished(self) -> bool:
+        """Whether the game was played to its end (an unfinished one has no result)."""
+        return self.result is not None
 
     def to_json(self) -> dict[str, Any]:
         """The record as the JSON document :func:`save` writes.
@@ -97,7 +110,8 @@ class GameRecord:
             A dict of plain values: the format's name and version, the fields, ``steps``.
         """
         body = dataclasses.asdict(self)
-        return {"format": FORMAT, "version": FORMAT_VERSION, **body, "steps": len(self.actions)}
+        data = {"format": FORMAT, "version": FORMAT_VERSION, **body, "steps": len(self.actions)}
+        return data if self.finished else {**data, UNFINISHED: False}
 
 
 def record(
@@ -108,7 +122,7 @@ def record(
     agents: list[str] | None = None,
     **options: Any,
 ) -> GameRecord:
-    """The record of a game played from its deal.
+    """The record of a game played from its deal (to its end, or as far as ``actions`` go).
 
     Args:
         game_name: the game, one of ``presages_env.list_games()``.
@@ -120,7 +134,9 @@ def record(
         **options: the game's options.
 
     Returns:
-        The :class:`GameRecord`, with each action's label, the public events and the result.
+        The :class:`GameRecord`, with each action's label, the public events and the result;
+        actions that do not end the game make an unfinished record (its ``result`` None):
+        what a person who left kept.
 
     Raises:
         ValueError: an option, a name or an action the rules refuse.
@@ -142,26 +158,28 @@ def record(
         names,
         moves,
         played.events,
-        played.result,
+        played.result if game.is_over(played.states[-1]) else None,
     )
 
 
-def from_env(env: Any, agents: list[str] | None = None) -> GameRecord:
+def from_env(env: Any, agents: list[str] | None = None, unfinished: bool = False) -> GameRecord:
     """The record of the game an AEC env played from its deal to its end.
 
     Args:
         env: a :class:`~presages_env.core.aec.CardGameEnv`, or a PettingZoo wrapper of one.
         agents: who played each seat, by name; None: unnamed, as the env does not know who
             played (pages name the seats ``P1`` ...).
+        unfinished: allow a game that is not over: an unfinished record of the moves so far
+            (a person left the game).
 
     Returns:
         The :class:`GameRecord` of the game.
 
     Raises:
         TypeError: ``env`` is not a presages_env AEC env.
-        ValueError: the game is not over by its rules (a record replays a whole game: one
-            cut by ``max_steps`` or ended by an illegal action is not) or started from a
-            position (``env.actions_since_deal()`` says why).
+        ValueError: the game is not over by its rules and ``unfinished`` is False (a record
+            replays a whole game: one cut by ``max_steps`` or ended by an illegal action is
+            not), or it started from a position (``env.actions_since_deal()`` says why).
     """
     from presages_env.core.aec import CardGameEnv  # PettingZoo is loaded only when needed
 
@@ -169,7 +187,7 @@ def from_env(env: Any, agents: list[str] | None = None) -> GameRecord:
     if not isinstance(base, CardGameEnv):
         raise TypeError(f"from_env needs a presages_env AEC env, got {type(env).__name__}")
     actions = base.actions_since_deal()
-    if not base.game.is_over(base.get_state()):
+    if not unfinished and not base.game.is_over(base.get_state()):
         raise ValueError(
             f"the game is not over after {len(actions)} actions (cut by max_steps, ended by "
             "an illegal action or still going): a record replays a game to its end"
@@ -268,10 +286,17 @@ def _checked_play(rec: GameRecord) -> _Played:
                 f"action #{index} is recorded as seat {move['seat']} {move['label']!r}; "
                 f"the rules give seat {seat} {label!r}"
             )
-    if not game.is_over(played.states[-1]):
+    over = game.is_over(played.states[-1])
+    if rec.finished and not over:
         raise ValueError(f"the game is not over after its {len(actions)} recorded actions")
+    if over and not rec.finished:
+        raise ValueError(
+            f"the record says the game is unfinished, but its {len(actions)} actions end it"
+        )
     if played.events != rec.events:
         raise ValueError("the recorded events are not the ones the rules give for these actions")
+    if rec.result is None:
+        return played
     pairs = zip(played.result, rec.result, strict=True)
     if not all(math.isclose(a, b, abs_tol=1e-6) for a, b in pairs):
         raise ValueError(
@@ -424,11 +449,16 @@ def _checked_fields(data: Any) -> GameRecord:
     """
     if not isinstance(data, dict) or data.get("format") != FORMAT:
         raise ValueError(f"not a game record (its 'format' must be {FORMAT!r})")
-    missing, unknown = set(FIELDS) - set(data), set(data) - set(FIELDS)
+    missing, unknown = set(FIELDS) - set(data), set(data) - {*FIELDS, UNFINISHED}
     if missing or unknown:
         raise ValueError(
-            f"a record has exactly the fields {list(FIELDS)}; missing {sorted(missing)}, "
-            f"unknown {sorted(map(repr, unknown))[:5]}"
+            f"a record has exactly the fields {list(FIELDS)} (and {UNFINISHED!r} when "
+            f"unfinished); missing {sorted(missing)}, unknown {sorted(map(repr, unknown))[:5]}"
+        )
+    if UNFINISHED in data and data[UNFINISHED] is not False:
+        raise ValueError(
+            f"{UNFINISHED!r} is written only as false (a finished record has no such key), "
+            f"got {data[UNFINISHED]!r:.40}"
         )
     version = data["version"]
     if type(version) is not int or version != FORMAT_VERSION:
@@ -443,7 +473,7 @@ def _checked_fields(data: Any) -> GameRecord:
     agents = _checked_agents(data["agents"], n)
     actions = _checked_actions(data["actions"], n, game.num_actions(n))
     events = _checked_events(data["events"], n)
-    result = _checked_result(data["result"], n)
+    result = _checked_result(data["result"], n, finished=UNFINISHED not in data)
     if type(data["steps"]) is not int or data["steps"] != len(actions):
         raise ValueError(f"steps is {data['steps']!r:.40} but {len(actions)} actions are listed")
     return GameRecord(name, n, options, seed, agents, actions, events, result)
@@ -532,7 +562,11 @@ def _checked_event(index: int, event: Any, n: int) -> dict[str, Any]:
     }
 
 
-def _checked_result(result: Any, n: int) -> list[float]:
+def _checked_result(result: Any, n: int, finished: bool) -> list[float] | None:
+    if not finished:
+        if result is not None:
+            raise ValueError("an unfinished record's result must be null")
+        return None
     if not isinstance(result, list) or len(result) != n:
         raise ValueError(f"result must list {n} numbers")
     return [_checked_total(p, value) for p, value in enumerate(result)]

@@ -13,7 +13,8 @@ escaped, so a string from a record (an agent's name) can never become markup.
 The title names the game as people write it (``Game.title``) and each seat by its badge as
 the view shown reads it (``Game.seat_badges``: ``P1 · you``, ``P2 · heuristic · opponent``),
 the one name the lab and the terminal give it too; the result banner says who won and each
-seat's place and score in the game's terms (``Game.result_words``).
+seat's place and score in the game's terms (``Game.result_words``), or, for an unfinished
+record (a game left before its end), ``unfinished: left after N moves`` and no result.
 
 Cards are drawn as cards: their value, colour and symbols (``Game.card_face``).
 The round list comes from the game's ``event_texts.round_title`` (and, where a round has
@@ -64,14 +65,14 @@ def page_data(rec: records.GameRecord, seat: int | None = None) -> dict[str, Any
         }
         for t, (state, events) in enumerate(zip(states, shown, strict=True))
     ]
-    result = game.result_words(states[-1], rec.result, as_seen_by(rec.agents, seat))
     return {
         "game": rec.game,
         "title": game.title,
         "agents": rec.agents,
         "seats": game.seat_badges(states[0], rec.agents),  # "P2 · heuristic"
         "badges": badges,  # each view's: "P1 · you", "P2 · heuristic · opponent"
-        "result": {"headline": result.headline, "lines": list(result.lines)},
+        "result": _result(game, states[-1], rec, seat),
+        "unfinished": None if rec.finished else f"unfinished: left after {len(rec.actions)} moves",
         "views": views,
         "frames": frames,
         "rounds": _rounds_played(game, shown),
@@ -79,6 +80,16 @@ def page_data(rec: records.GameRecord, seat: int | None = None) -> dict[str, Any
         "faces": {label: game.card_face(label) for label in sorted(_chip_labels(frames))},
         "legend": [list(pair) for pair in game.legend()],
     }
+
+
+def _result(
+    game: Game, end: np.ndarray, rec: records.GameRecord, seat: int | None
+) -> dict[str, Any] | None:
+    """Who won and each seat's place, as ``seat`` reads them; None for an unfinished game."""
+    if rec.result is None:
+        return None
+    words = game.result_words(end, rec.result, as_seen_by(rec.agents, seat))
+    return {"headline": words.headline, "lines": list(words.lines)}
 
 
 def _rounds_played(game: Game, shown: list[list[Event]]) -> list[dict[str, Any]]:

@@ -9,7 +9,8 @@ a deal can be played again) open the game. Input: a number or the start of an ac
 ``? <card>`` for a card's text (``Game.card_help``), ``log``, ``table``, ``hand`` and
 ``actions`` for the whole of each, ``u`` to undo their last decision (the game is re-played
 from its seed and the actions before it, so the agents' moves come back exactly), ``q`` to
-quit. Bad input re-prompts with the reason. Long lines wrap, never cut. At the end the
+quit (the moves so far are saved as an unfinished record, where the game's record would go).
+Bad input re-prompts with the reason. Long lines wrap, never cut. At the end the
 screen says who won and each seat's place and score (``Game.result_words``), and the game
 is saved as a record (:mod:`presages_env.records`; by default under ``runs/``): its path is
 checked before the deal, and if it cannot be written after all, the record goes to a new
@@ -50,7 +51,7 @@ HELP = (
     "  ?  the rules and this help    ? <card name>  that card's text\n"
     "  log  everything so far        table  the whole table\n"
     "  hand  your cards' texts       actions  every action\n"
-    "  u  undo your last decision    q  quit (no record is saved)"
+    "  u  undo your last decision    q  quit (the moves so far are saved)"
 )
 SEEDS = 10**9  # a random deal's seed is below this: short enough to type again
 
@@ -70,13 +71,14 @@ def play(
     ask: Callable[[str], str] | None = None,
     partners: Sequence[str] | None = None,
     **options: Any,
-) -> records.GameRecord | None:
+) -> records.GameRecord:
     """Play one game with the human at ``seat`` on the deal of ``seed`` (by default a random
     one, printed): in a game played in teams, the human's partners take ``partners`` (default
     the heuristic) and the other seats ``opponents``, each in turn, as the deal made the
     teams; otherwise every other seat takes ``opponents`` in turn
     (:mod:`presages_env.ui.seating`). Returns the record (also saved to ``record_path``, by
-    default ``runs/<game>-<seed>.json``), or None on quit."""
+    default ``runs/<game>-<seed>.json``): on quit, the unfinished record of the moves so
+    far."""
     console = console or Console(highlight=False)
     ask = ask or console.input
     game = presages_env.get_game(game_name)
@@ -101,8 +103,15 @@ def play(
     try:
         session.run(seat, agents, badges, console, ask)
     except Quit:
-        console.print("You left the game; no record saved.")
-        return None
+        rec = records.from_env(session.env, names, unfinished=True)
+        saved = _save(rec, path, console)
+        console.print(
+            Text(
+                f"You left the game; the moves so far are saved in {saved} "
+                f"(replay with python -m presages_env replay {saved})"
+            )
+        )
+        return rec
     rec = records.from_env(session.env, names)
     saved = _save(rec, path, console)
     words = game.result_words(session.env.get_state(), rec.result, as_seen_by(names, seat))

@@ -246,3 +246,57 @@ def test_agent_names_load_normalised_and_legal_names_are_kept():
     data = good_record()
     data["agents"] = ["e\u0301mile", "王小明", "Zoë 🃏", "👩🏽\u200d💻"]
     assert records.loads(json.dumps(data)).agents == ["émile", "王小明", "Zoë 🃏", "👩🏽\u200d💻"]
+
+
+# ---- unfinished records: a game left before its end (issue 50) ------------------------------
+def test_an_unfinished_record_round_trips_and_replays_its_moves(tmp_path):
+    n, actions, states = random_game("president", seed=4)
+    kept = len(actions) // 2
+    rec = records.record("president", n, 4, actions[:kept], ["you"] + ["random"] * (n - 1))
+    assert not rec.finished and rec.result is None
+    path = tmp_path / "left.json"
+    records.save(rec, path)
+    data = json.loads(path.read_text())
+    assert (data["finished"], data["result"], data["steps"]) == (False, None, kept)
+    loaded = records.load(path)
+    assert loaded == rec
+    replayed = records.replay(loaded)
+    assert all(np.array_equal(a, b) for a, b in zip(replayed, states[: kept + 1], strict=True))
+
+
+def test_an_unfinished_record_with_an_illegal_move_is_refused():
+    n, actions, _ = random_game("president", seed=4)
+    data = records.record("president", n, 4, actions[:5]).to_json()
+    game = presages_env.get_game("president")
+    mask = np.zeros(game.num_actions(n), dtype=np.int8)
+    game.kernel.legal_mask(game.new_state(n, 4), mask)
+    data["actions"][0]["action"] = int(np.flatnonzero(mask == 0)[0])
+    with pytest.raises(ValueError, match="action #0"):
+        records.from_json(data)
+
+
+def test_a_record_must_say_truly_whether_its_game_is_finished():
+    """An unfinished record whose actions end the game is refused (it would hide a result the
+    rules give), as is a finished one whose game is not over; 'finished' is only ever false."""
+    n, actions, _ = random_game("president", seed=4)
+    whole = records.record("president", n, 4, actions).to_json()
+    part = records.record("president", n, 4, actions[:5]).to_json()
+    cases = [
+        (dict(whole, result=None, finished=False), "unfinished, but its"),
+        (dict(part, finished=True), "only as false"),
+        (dict(part, finished=0), "only as false"),
+        (dict(part, result=whole["result"]), "result must be null"),
+        ({k: v for k, v in part.items() if k != "finished"}, "result must list"),
+    ]
+    for data, message in cases:
+        with pytest.raises((ValueError, TypeError), match=message):
+            records.from_json(data)
+
+
+def test_a_finished_record_has_no_finished_key_and_re_saves_byte_for_byte(tmp_path):
+    n, actions, _ = random_game("president", seed=4)
+    path, again = tmp_path / "game.json", tmp_path / "again.json"
+    records.save(records.record("president", n, 4, actions), path)
+    assert "finished" not in json.loads(path.read_text())
+    records.save(records.load(path), again)
+    assert again.read_bytes() == path.read_bytes()

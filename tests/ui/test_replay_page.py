@@ -128,6 +128,32 @@ def test_the_page_steps_through_the_game_in_a_real_browser(name, tmp_path):
         driver.quit()
 
 
+def test_an_unfinished_record_shows_how_far_it_went_and_no_result(tmp_path, capsys):
+    """A game left before its end (the terminal's ``q``, issue 50) is a record too: its page
+    says so where a finished game's says who won, and names no winner."""
+    from selenium.webdriver.common.by import By
+
+    whole = sample_record("president")
+    first_five = [m["action"] for m in whole.actions[:5]]
+    rec = records.record("president", whole.num_players, whole.seed, first_five, whole.agents)
+    path, page = tmp_path / "left.json", tmp_path / "left.html"
+    records.save(rec, path)
+    banner = "unfinished: left after 5 moves"
+    assert main(["replay", str(path), "-o", str(page)]) == 0
+    assert capsys.readouterr().out == f"wrote {page} ({banner})\n"
+    data = page_data(rec)
+    assert (data["result"], data["unfinished"], len(data["frames"])) == (None, banner, 6)
+    driver = browser()
+    try:
+        driver.get(page.as_uri())
+        assert driver.find_element(By.ID, "winner").text == banner
+        assert not driver.find_elements(By.CSS_SELECTOR, "#places li")
+        errors = [e for e in driver.get_log("browser") if e["level"] == "SEVERE"]
+        assert not errors, errors
+    finally:
+        driver.quit()
+
+
 # ---- a page write that fails leaves nothing half-written (issue 27, defect 6) ----------------
 def test_a_record_that_cannot_become_a_page_leaves_the_output_untouched(tmp_path, capsys):
     data = sample_record("president").to_json()

@@ -145,7 +145,8 @@ def test_a_move_that_is_not_ascii_digits_in_range_re_prompts(tmp_path, line):
     assert "Traceback" not in result.stderr, result.stderr
     assert (result.returncode, result.stderr) == (0, "")
     assert "is not a number from 1 to" in result.stdout
-    assert result.stdout.rstrip().endswith("You left the game; no record saved.")
+    end = " ".join(result.stdout.split("You left the game;")[-1].split())
+    assert re.fullmatch(r"the moves so far are saved in \S+ \(replay with .+\)", end), end
 
 
 def test_ctrl_c_ends_the_game_with_one_line_and_no_traceback(tmp_path):
@@ -211,12 +212,14 @@ def raw_ids_on(screen: str, game_name: str) -> list[str]:
     return found + [f"node {n}" for n in nodes if re.search(rf"\b{n}\b", screen)]
 
 
-def play_a_few_moves(name: str, tmp_path: Path, moves: int, columns: int = 80) -> str:
+def play_a_few_moves(
+    name: str, tmp_path: Path, moves: int, columns: int = 80, record: Path | None = None
+) -> str:
     """The screen (colours left out) of ``moves`` first moves in a terminal ``columns`` wide,
     the human answering 1 each time against random agents, then quitting."""
     env = dict(os.environ, PYTHONPATH=str(ROOT), COLUMNS=str(columns), TERM="xterm")
     args = ["-m", "presages_env", "play", name, "--players", str(players(name)), "--seed", "5"]
-    args += ["--opponents", "random", "--record", str(tmp_path / "game.json")]
+    args += ["--opponents", "random", "--record", str(record or tmp_path / "game.json")]
     child = pexpect.spawn(
         sys.executable, args, env=env, encoding="utf-8", timeout=600, dimensions=(60, columns)
     )
@@ -321,6 +324,22 @@ def test_the_end_says_who_won_and_play_and_replay_write_under_runs(tmp_path, mon
     assert main(["replay", str(saved)]) == 0
     assert capsys.readouterr().out == f"wrote {Path('runs', 'president-5.html')}\n"
     assert sorted(p.name for p in Path("runs").iterdir()) == ["president-5.html", saved.name]
+
+
+def test_quitting_keeps_the_moves_so_far_as_an_unfinished_record(tmp_path):
+    """``q`` said "You left the game; no record saved.": what the person played was lost. The
+    moves so far are saved where the record would go, as an unfinished record that replays."""
+    from presages_env.ui.replay_page import page_data
+
+    record = tmp_path / "left.json"
+    screen = play_a_few_moves("president", tmp_path, moves=2, columns=200, record=record)
+    end = " ".join(screen.split("You left the game;")[-1].split())
+    replay = f"(replay with python -m presages_env replay {record})"
+    assert end == f"the moves so far are saved in {record} {replay}", end
+    rec = records.load(record)
+    assert not rec.finished and rec.result is None
+    assert len([m for m in rec.actions if m["seat"] == 0]) == 2  # the human's two moves
+    assert page_data(rec)["unfinished"] == f"unfinished: left after {len(rec.actions)} moves"
 
 
 # ---- Ctrl-C at start-up, and a record path that cannot be written (issue 39, defect 6) -----
