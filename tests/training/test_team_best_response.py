@@ -105,10 +105,44 @@ def exact_best_response_value(agent: Agent, num_players: int, seat: int) -> floa
 
 def test_the_exact_best_response_to_kuhns_heuristic_is_its_known_exploitability():
     """Two players: each seat's best response value is 1/6, the heuristic's exploitability
-    (pyspiel's, tests/kuhn_poker/test_exploitability.py); the helper is checked there."""
+    (pyspiel's, tests/kuhn_poker/test_exploitability.py)."""
     heuristic = HeuristicAgent("kuhn_poker")
     for seat in (0, 1):
         assert exact_best_response_value(heuristic, 2, seat) == pytest.approx(1 / 6, abs=1e-12)
+
+
+def test_the_exact_best_response_is_openspiels_on_three_player_kuhn():
+    """pyspiel's ``BestResponsePolicy`` on its own 3-player ``kuhn_poker`` (the same deal
+    and moves as ours), the heuristic playing the two other seats, gives the same values."""
+    pyspiel = require("openspiel")
+    from open_spiel.python import policy as os_policy
+    from open_spiel.python.algorithms import best_response
+
+    heuristic = HeuristicAgent("kuhn_poker")
+
+    def ours_of(spiel_state) -> np.ndarray:
+        history = spiel_state.history()
+        cards = history[:3]
+        state = _dealt((*cards, 6 - sum(cards)))  # the fourth card is set aside
+        for action in history[3:]:  # pyspiel's pass or bet: the first or second legal action
+            state, _ = _after(state, int(np.flatnonzero(_mask(state))[action]))
+        return state
+
+    class Heuristic(os_policy.Policy):
+        def action_probabilities(self, spiel_state, player_id=None) -> dict[int, float]:
+            state, seat = ours_of(spiel_state), spiel_state.current_player()
+            obs, mask = _observation(state, seat), _mask(state)
+            chosen = int(heuristic.act_batch(obs[None], mask[None])[0])
+            legal = np.flatnonzero(mask)
+            return {a: float(legal[a] == chosen) for a in spiel_state.legal_actions()}
+
+    game = pyspiel.load_game("kuhn_poker", {"players": 3})
+    policy = Heuristic(game, [0, 1, 2])
+    for seat in range(3):
+        theirs = best_response.BestResponsePolicy(game, seat, policy).value(
+            game.new_initial_state()
+        )
+        assert exact_best_response_value(heuristic, 3, seat) == pytest.approx(theirs, abs=1e-9)
 
 
 def test_the_dmc_best_response_reaches_the_exact_value_on_three_player_kuhn(tmp_path):
