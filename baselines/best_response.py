@@ -15,7 +15,8 @@ plays a whole team. Each one is written to ``OUT/<agent>/`` (``policy.pt``, load
 measured on ``--eval-games`` fresh deals (``--eval-seed``, never the training's seed), seats
 rotated. Prints and writes ``OUT/best_responses.md``: the win rate and reward against the
 frozen agent, with 95% intervals, and the decisions and seconds of learning. ``--set``
-overrides trainer settings as in ``train_dmc.py`` / ``train_batched.py``.
+overrides trainer settings as in ``train_dmc.py`` / ``train_batched.py`` (those with an
+option of their own, such as the curve's games, ``--curve-games``, are refused there).
 """
 
 from __future__ import annotations
@@ -42,7 +43,8 @@ def main() -> None:
     p.add_argument("--init-policy", default=None, help="checkpoint the best response starts from")
     p.add_argument("--decisions", type=int, default=ABR_DECISIONS, help="best response budget")
     p.add_argument("--time-budget", type=float, default=None, help="seconds of learning")
-    p.add_argument("--eval-games", type=int, default=4000)
+    p.add_argument("--eval-games", type=int, default=4000, help="games of the measurement")
+    p.add_argument("--curve-games", type=int, default=400, help="games per curve point")
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--eval-seed", type=int, default=None, help="default: the seed + 4242")
     p.add_argument("--out", default="runs/best_response", help="folder of the best responses")
@@ -55,6 +57,9 @@ def main() -> None:
         help="trainer settings, as in train_dmc.py (or train_batched.py with --mode ppo)",
     )
     args = p.parse_args()
+    settings = dict(args.set)
+    for name in {"eval_games", "total_timesteps", "time_budget_s", "init_policy"} & set(settings):
+        p.error(f"--set {name}: give it as its option (--curve-games for the curve's games)")
     rows = [
         "| frozen agent | mode | BR win rate (95% interval) | BR reward | chance | decisions "
         "| seconds | policy |",
@@ -73,9 +78,10 @@ def main() -> None:
             decisions=args.decisions,
             time_budget_s=args.time_budget,
             eval_games=args.eval_games,
+            curve_games=args.curve_games,
             seed=args.seed,
             eval_seed=args.eval_seed,
-            **dict(args.set),
+            **settings,
         )
         print(abr.line(), flush=True)
         rate, reward = abr.win_rate, abr.mean_reward
