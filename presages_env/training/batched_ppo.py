@@ -498,12 +498,17 @@ def collect(learner: BatchedPPO, rollouts: SelfPlayRollouts):
 
 
 def train_batched(
-    config: BatchedPPOConfig, opponents: Sequence[Agent] | None = None
+    config: BatchedPPOConfig,
+    opponents: Sequence[Agent] | None = None,
+    *,
+    curve_opponents: Sequence[Agent] | None = None,
 ) -> tuple[BatchedPPO, LearningCurve]:
     """Train under ``config.out_dir``: ``policy.pt`` (the policy, safe to load and share),
     ``config.json``, ``learning_curve.csv`` and TensorBoard scalars in ``logs/``. Returns
     the learner and its curve. ``opponents`` (default: ``config.baseline_opponents`` by name)
-    start the pool; frozen snapshots of the learner join it as it trains."""
+    start the pool; frozen snapshots of the learner join it as it trains.
+    ``curve_opponents`` (default: ``config.eval_opponents`` by name) are the learning
+    curve's."""
     learner = BatchedPPO(config)  # checks the config and init_policy before anything is written
     config = learner.config  # its plain values
     out = write_config(config)
@@ -518,7 +523,7 @@ def train_batched(
         for agent in baselines
         if config.epsilon_curriculum and isinstance(agent, ErringAgent)
     ]
-    log = RunLog(config, out, method_label(config), "batched PPO self-play")
+    log = RunLog(config, out, method_label(config), "batched PPO self-play", curve_opponents)
     rollouts = make_rollouts(learner, baselines)
     log.start(
         lambda: learner.rehearse(collect(learner, make_rollouts(learner, baselines, 2))),

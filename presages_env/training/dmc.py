@@ -374,12 +374,16 @@ def initial_scorer(config: DMCConfig) -> ActionScorer:
 
 
 def train_dmc(
-    config: DMCConfig, opponents: Sequence[Agent] | None = None
+    config: DMCConfig,
+    opponents: Sequence[Agent] | None = None,
+    *,
+    curve_opponents: Sequence[Agent] | None = None,
 ) -> tuple[DMCLearner, LearningCurve]:
     """Train under ``config.out_dir``: ``config.json``, ``policy.pt``,
     ``learning_curve.csv`` and TensorBoard scalars in ``logs/``. ``opponents`` (default:
-    ``config.baseline_opponents`` by name) are the pool of the ``pool_share`` deals.
-    Returns the learner and its curve."""
+    ``config.baseline_opponents`` by name) are the pool of the ``pool_share`` deals;
+    ``curve_opponents`` (default: ``config.eval_opponents`` by name) those of the learning
+    curve. Returns the learner and its curve."""
     learner = DMCLearner(config)  # checks the config before anything is written
     config = learner.config
     out = write_config(config)
@@ -392,7 +396,7 @@ def train_dmc(
         game.obs_dtype,
         game.action_features.ACTION_FEATURES,
     )
-    log = RunLog(config, out, method_label(config), "DMC self-play")
+    log = RunLog(config, out, method_label(config), "DMC self-play", curve_opponents)
     actors = DMCActors(config, opponents, buffer)
     log.start(lambda: warm_up(learner, opponents), lambda: evaluate(learner, log, 0))
     decisions = updates = 0

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import csv
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -112,10 +112,19 @@ class RunLog:
     """One run's reports: it names the output folder at the start and the end, draws the
     progress bar, writes TensorBoard scalars and the learning curve as it grows; and its
     clock, which every trainer's time budget reads, starts once start-up is over
-    (:meth:`start`)."""
+    (:meth:`start`). The curve is measured against ``curve_opponents`` where given (a best
+    response's frozen agent), else against the config's ``eval_opponents`` by name."""
 
-    def __init__(self, config: Any, out: Path, method: str, label: str) -> None:
+    def __init__(
+        self,
+        config: Any,
+        out: Path,
+        method: str,
+        label: str,
+        curve_opponents: Sequence[Agent] | None = None,
+    ) -> None:
         self.config, self.out, self.label = config, Path(out), label
+        self.curve_opponents = curve_opponents
         self.curve = LearningCurve(method=method)
         print(f"{label}: writing to {self.out}/")
         announce_compiling([get_game(config.game)])  # before any env is built
@@ -151,9 +160,10 @@ class RunLog:
         """A point of the learning curve against the config's evaluation opponents."""
         config = self.config
         seconds = round(self.elapsed, 1)
-        add_curve_point(
-            self.curve, agent, config, config.eval_opponents, decisions, seconds, self.out, extra
-        )
+        opponents = self.curve_opponents
+        if opponents is None:
+            opponents = config.eval_opponents
+        add_curve_point(self.curve, agent, config, opponents, decisions, seconds, self.out, extra)
         self.tensorboard.curve_point(self.curve)
         self.bar.show_win_rates(self.curve)
 
@@ -170,21 +180,27 @@ def add_curve_point(
     curve: LearningCurve,
     agent: Agent,
     config: Any,
-    opponents: tuple[str, ...],
+    opponents: Sequence[str | Agent],
     decisions: int,
     seconds: float,
     out: str | Path,
     extra: dict | None = None,
 ) -> None:
-    """Measure ``agent`` against each baseline in ``opponents`` (``config`` gives the game,
-    its options and player count, the games and the seed), add the row to ``curve`` with
-    ``extra`` columns (the same in every row of a run) and rewrite
-    ``out/learning_curve.csv``."""
+    """Measure ``agent`` against each of ``opponents`` (a baseline by name, or an agent under
+    its ``name``; ``config`` gives the game, its options and player count, the games and the
+    seed), add the row to ``curve`` with ``extra`` columns (the same in every row of a run)
+    and rewrite ``out/learning_curve.csv``."""
     from presages_env.evaluation.tournament import head_to_head
 
     row = {"timesteps": decisions, "seconds": seconds, **(extra or {})}
-    for name in opponents:
-        opponent = baseline_agent(name, config.game, offset_seed(config.seed, 1))
+    for opponent in opponents:
+        if isinstance(opponent, Agent):
+            name = opponent.name
+        else:
+            name, opponent = (
+                opponent,
+                baseline_agent(opponent, config.game, offset_seed(config.seed, 1)),
+            )
         result = head_to_head(
             config.game,
             agent,
