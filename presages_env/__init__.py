@@ -10,7 +10,7 @@ from __future__ import annotations
 import inspect
 import os
 import textwrap
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 # numba's OpenMP threads otherwise spin after every batched step, starving PyTorch (and any
 # other busy thread) on small machines: 5-100x slower training under load. A user's own
@@ -26,6 +26,10 @@ from presages_env.games import (  # noqa: E402
     get_game,
     unavailable_games,
 )
+
+if TYPE_CHECKING:  # the envs load PettingZoo and numba; importing the package loads neither
+    from presages_env.core.aec import CardGameEnv
+    from presages_env.core.vector import VectorEnv
 
 __version__ = "0.1.0"
 __all__ = [
@@ -50,7 +54,9 @@ def list_games() -> list[str]:
     return sorted(GAME_CLASSES)
 
 
-def make(name: str, num_players: int | None = None, render_mode: str | None = None, **kwargs: Any):
+def make(
+    name: str, num_players: int | None = None, render_mode: str | None = None, **kwargs: Any
+) -> CardGameEnv:
     """A PettingZoo AEC env of one game.
 
     Args:
@@ -75,7 +81,7 @@ def make(name: str, num_players: int | None = None, render_mode: str | None = No
 
 def make_vec(
     name: str, num_envs: int, num_players: int | None = None, seed: int = 0, **kwargs: Any
-):
+) -> VectorEnv:
     """A batch of games of one game, stepped together by the numba kernels.
 
     Args:
