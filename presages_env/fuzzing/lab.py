@@ -482,8 +482,6 @@ def probe(context: Context) -> None:
 def fuzz_lab(game_name: str, cases: int, seed: int = 0) -> FuzzReport:
     """``cases`` hostile requests and conversations against the lab on loopback, its tables
     dealt for ``game_name`` (deterministic in ``seed``)."""
-    from websockets.exceptions import WebSocketException
-
     get_game(game_name)  # an unknown name is refused with the list of games
     report = FuzzReport(game_name)
     if (
@@ -492,6 +490,8 @@ def fuzz_lab(game_name: str, cases: int, seed: int = 0) -> FuzzReport:
     ):
         report.skipped.append("lab: the lab extra (uvicorn, websockets) is not installed")
         return report
+    from websockets.exceptions import WebSocketException
+
     with LoopbackLab(**SETTINGS) as lab:
         context = Context(lab, game_name, random.Random(seed), server_paths(lab.folder.name))
         report.failures += warm_up(context)
