@@ -75,7 +75,7 @@ def serve(
     # the lobby's list checks every shipped checkpoint once (seconds): begun now, it is
     # ready by the time a person opens the lobby
     threading.Thread(target=games_offered, name="lobby-games", daemon=True).start()
-    print(f"lab lobby: http://{host}:{port}/  (database {app.state.store.engine.url!r})")
+    print(f"lab lobby: http://{host}:{port}/  (database {app.state.lab.store.engine.url!r})")
     print(f"allowed hosts: {', '.join(config.allowed_hosts)}; lobby: {lobby}")
     if admin_token is None:  # a given one stays out of the logs
         print(f"admin token: {token}")

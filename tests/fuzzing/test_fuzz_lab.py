@@ -26,9 +26,10 @@ def test_hostile_requests_and_frames_find_no_failure():
 
 
 def test_an_answer_that_names_a_server_path_is_a_failure(monkeypatch):
-    from presages_env.lab import app
+    from presages_env.lab.routes import tables
+    from presages_env.lab.web import refusal
 
     leaky = f"{server_paths()[0]}/presages_env/checkpoints/x.pt"  # as an OSError's text was
-    monkeypatch.setattr(app, "_refused", lambda error: app._refusal(f"{leaky}: {error}"))
+    monkeypatch.setattr(tables, "refused", lambda error: refusal(f"{leaky}: {error}"))
     report = fuzz_lab("kuhn_poker", 40, seed=0)
     assert any("names the server path" in failure for failure in report.failures), report.line()

@@ -62,7 +62,7 @@ def move(state: dict, index: int = 0) -> str:
 def test_a_whole_game_every_move_stored_before_it_is_acknowledged(db_url):
     with client_of(db_url) as client:
         table_id, token = open_table(client)
-        store: Store = client.app.state.store
+        store: Store = client.app.state.lab.store
         with client.websocket_connect(f"/ws/{table_id}/{token}") as socket:
             hello = socket.receive_json()
             assert hello["title"] == "Président" and hello["seat"] == 0
@@ -84,14 +84,14 @@ def test_a_whole_game_every_move_stored_before_it_is_acknowledged(db_url):
         assert state["result"]["headline"].endswith("won")
         data = store.table(table_id)
         assert data.finished and {m["by"] for m in data.moves} == {"human", "agent"}
-        assert table_id not in client.app.state.hub.tables  # rebuilt from the store on demand
+        assert table_id not in client.app.state.lab.hub.tables  # rebuilt from the store on demand
         replay = client.get(f"/replay/{table_id}/{token}")
         assert replay.status_code == 200 and "Président" in replay.text
         assert "'unsafe-inline'" not in replay.headers["content-security-policy"].split("style")[0]
         with client.websocket_connect(f"/ws/{table_id}/{token}") as socket:  # an old link
             socket.receive_json()
             assert next_state(socket)["result"] == state["result"]
-        assert table_id not in client.app.state.hub.tables
+        assert table_id not in client.app.state.lab.hub.tables
 
 
 def test_a_restarted_server_resumes_the_table_where_its_moves_left_it(db_url):
@@ -114,7 +114,7 @@ def test_a_restarted_server_resumes_the_table_where_its_moves_left_it(db_url):
 def test_stale_illegal_and_foreign_moves_are_refused_and_not_stored(tmp_path):
     with client_of(f"sqlite:///{tmp_path / 'lab.db'}") as client:
         table_id, token = open_table(client)
-        store: Store = client.app.state.store
+        store: Store = client.app.state.lab.store
         with client.websocket_connect(f"/ws/{table_id}/{token}") as socket:
             socket.receive_json()
             state = my_turn(socket)
@@ -203,7 +203,7 @@ def test_the_lobby_refuses_a_bad_table(tmp_path, change, error):
         body = {"game": "president", "players": 4, "seats": HEURISTICS} | change
         answer = client.post("/api/tables", json=body)
         assert answer.status_code == 400 and error in answer.json()["error"]
-        assert client.app.state.store.table_ids() == []
+        assert client.app.state.lab.store.table_ids() == []
         assert client.post("/api/tables", content=b"{" * 5000).status_code == 413
 
 

@@ -38,7 +38,7 @@ def test_a_participant_id_alone_opens_no_seat_and_tells_no_condition(tmp_path):
         _, _, table_id, token = link.split("/")
         with client.websocket_connect(f"/ws/{table_id}/{token}") as socket:
             hello = socket.receive_json()
-        condition = client.app.state.store.participant(study, "worker-1")["condition"]
+        condition = client.app.state.lab.store.participant(study, "worker-1")["condition"]
         shown = " ".join(hello["kinds"] + hello["names"])
         assert condition not in shown and set(hello["kinds"]) == {"human", "agent"}
         again = client.post(f"{api}/play", headers=key).json()  # resuming with the key
@@ -132,6 +132,6 @@ def test_enrolments_deal_tables_so_they_share_the_clients_rate(tmp_path):
             given = {"authorization": f"Bearer {key}"} if key else {}
             refused = client.post(f"/api/study/{study}/p10/consent", headers=given)
             assert refused.status_code == 429 and "retry-after" in refused.headers
-        assert client.app.state.store.participant(study, "p10") is None
+        assert client.app.state.lab.store.participant(study, "p10") is None
         mine = {"authorization": f"Bearer {keys[0]}"}  # an enrolled participant goes on
         assert client.post(f"/api/study/{study}/p0/play", headers=mine).status_code == 200

@@ -46,14 +46,14 @@ def refusal(client, path: str) -> WebSocketDenialResponse:
 def test_a_table_that_cannot_be_opened_now_is_a_retry_never_a_server_error(tmp_path, monkeypatch):
     with client_of(f"sqlite:///{tmp_path / 'lab.db'}") as client:
         table_id, token = open_table(client)
-        path, store = f"/ws/{table_id}/{token}", client.app.state.store
+        path, store = f"/ws/{table_id}/{token}", client.app.state.lab.store
         with monkeypatch.context() as patched:
             patched.setattr(store, "seat_of", locked)
             assert "cannot be opened now" in refusal(client, path).json()["error"]
         with monkeypatch.context() as patched:
             patched.setattr(hub_module, "_rebuilt", unloadable)
             assert "cannot be opened now" in refusal(client, path).json()["error"]
-        assert table_id not in client.app.state.hub.tables
+        assert table_id not in client.app.state.lab.hub.tables
         with client.websocket_connect(path) as socket:  # the retry, once the trouble is over
             assert socket.receive_json()["type"] == "hello"
 
@@ -61,7 +61,7 @@ def test_a_table_that_cannot_be_opened_now_is_a_retry_never_a_server_error(tmp_p
 def test_a_page_that_meets_the_database_busy_is_a_retry_never_a_server_error(tmp_path, monkeypatch):
     with client_of(f"sqlite:///{tmp_path / 'lab.db'}") as client:
         table_id, token = open_table(client)
-        monkeypatch.setattr(client.app.state.store, "seat_of", locked)
+        monkeypatch.setattr(client.app.state.lab.store, "seat_of", locked)
         for path in (f"/t/{table_id}/{token}", f"/replay/{table_id}/{token}"):
             answer = client.get(path)
             assert answer.status_code == 503, path
@@ -85,11 +85,11 @@ def test_a_move_needs_no_lookup_besides_its_commit(tmp_path, monkeypatch):
         table_id, token = open_table(client)
         with client.websocket_connect(f"/ws/{table_id}/{token}") as socket:
             state = my_turn(socket)
-            monkeypatch.setattr(client.app.state.store, "seat_of", locked)
+            monkeypatch.setattr(client.app.state.lab.store, "seat_of", locked)
             socket.send_text(move(state))
             while (answer := socket.receive_json())["type"] != "ack":
                 assert answer["type"] == "state"
-        assert client.app.state.store.table(table_id).moves[state["step"]]["by"] == "human"
+        assert client.app.state.lab.store.table(table_id).moves[state["step"]]["by"] == "human"
 
 
 def test_a_socket_closed_while_its_move_is_played_ends_quietly(tmp_path, monkeypatch):

@@ -34,7 +34,7 @@ def closing_code(socket) -> int:
 def test_a_move_from_a_socket_whose_token_was_reissued_is_refused(tmp_path):
     with client_of(f"sqlite:///{tmp_path / 'lab.db'}", idle_seconds=3600) as client:
         table_id, token = open_table(client)
-        store = client.app.state.store
+        store = client.app.state.lab.store
         with client.websocket_connect(f"/ws/{table_id}/{token}") as old:
             state = my_turn(old)
             store.reissue_token(table_id, 0)  # the hub is not told: the move is checked
@@ -52,7 +52,7 @@ def test_issuing_a_study_link_closes_the_old_links_sockets_and_a_get_issues_none
     with TestClient(create_app(config)) as client:
         made = client.post("/api/admin/studies", json=STUDY, headers=ADMIN).json()
         api = f"/api/study/{made['study']}/worker-7"
-        store = client.app.state.store
+        store = client.app.state.lab.store
         assert client.get(api).json()["stage"] == "consent"
         consented = client.post(f"{api}/consent").json()  # records them, then deals game 1
         key = {"authorization": f"Bearer {consented['key']}"}
@@ -76,7 +76,7 @@ def test_a_refused_answer_changes_nothing(tmp_path):
     )
     with TestClient(create_app(config)) as client:
         made = client.post("/api/admin/studies", json=STUDY, headers=ADMIN).json()
-        store = client.app.state.store
+        store = client.app.state.lab.store
         key = store.add_participant(made["study"], "p1", "random")  # consented, no game yet
         answered = client.post(
             f"/api/study/{made['study']}/p1/answers",
@@ -166,7 +166,7 @@ def test_a_seat_name_with_a_control_or_format_character_is_refused(tmp_path, nam
         answer = client.post("/api/tables", json={**TABLE, "names": [name, None, None, None]})
         assert answer.status_code == 400
         assert "names[0]" in answer.json()["error"] and shown in answer.json()["error"]
-        assert client.app.state.store.table_ids() == []
+        assert client.app.state.lab.store.table_ids() == []
 
 
 def test_legal_seat_names_are_kept_normalised(tmp_path):
@@ -174,7 +174,7 @@ def test_legal_seat_names_are_kept_normalised(tmp_path):
     with client_of(f"sqlite:///{tmp_path / 'lab.db'}") as client:
         answer = client.post("/api/tables", json={**TABLE, "names": names})
         assert answer.status_code == 200, answer.text
-        table = client.app.state.store.table(answer.json()["table"])
+        table = client.app.state.lab.store.table(answer.json()["table"])
         assert [seat.name for seat in table.seats] == ["Zoë", "émile 🃏", "王小明", names[3]]
 
 

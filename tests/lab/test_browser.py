@@ -202,7 +202,7 @@ def test_two_partners_at_one_presages_table_each_see_only_their_own_hand(app, se
     seats = [SeatSpec("human", "Ann"), SeatSpec("human", "Bob")]
     seats += [SeatSpec("heuristic", "heuristic")] * 2
     seed = partners_deal(game, (0, 1))
-    table_id, tokens = app.state.store.create_table("presages", 4, {}, seed, seats, 120)
+    table_id, tokens = app.state.lab.store.create_table("presages", 4, {}, seed, seats, 120)
     links = {str(p): f"/t/{table_id}/{token}" for p, token in tokens.items()}
     drivers = [chromium(WINDOW), chromium(WINDOW)]
     try:

@@ -53,7 +53,7 @@ def served_configs(monkeypatch) -> list:
     import uvicorn
 
     served: list = []
-    monkeypatch.setattr(uvicorn, "run", lambda app, **settings: served.append(app.state.config))
+    monkeypatch.setattr(uvicorn, "run", lambda app, **settings: served.append(app.state.lab.config))
     return served
 
 

@@ -115,7 +115,7 @@ def test_a_participant_goes_from_consent_through_games_and_questions_and_can_res
         play_to_the_end(client, now["link"])
         client.post(answers, json={"game": 1, "answers": ["ok", "no"]}, headers=key)
         assert client.get(api, headers=key).json()["stage"] == "done"
-        store = client.app.state.store
+        store = client.app.state.lab.store
         mine = store.participant(made["study"], "worker-42")
         assert len(mine["games"]) == 2 and mine["answered"] == {0, 1}
         kinds = {store.table(t).seats[1].kind for t, _ in mine["games"].values()}
