@@ -108,7 +108,7 @@ class CardGameEnv(AECEnv):
         self._state = game.blank_state(n, self.game_options)
         # the actions since the deal (or set_state) and their events, logged when first read
         # but at once for information states, which read them every step
-        self._episode = ev.EpisodeLog(
+        self._episode = ev.Episode(
             game.kernel, self._state, n, eager=observation_mode == "information_state"
         )
         self._mask = np.zeros(num_actions, dtype=np.int8)

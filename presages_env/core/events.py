@@ -163,7 +163,10 @@ class EventLog:
 
     def collect(self) -> None:
         """Move what the last kernel call wrote into the log."""
-        new = drain(self.buffer)
+        self.extend(drain(self.buffer))
+
+    def extend(self, new: np.ndarray) -> None:
+        """Append the records ``new`` (drained from the buffer) to the log."""
         end = self._count + len(new)
         if end > len(self._records):
             grown = np.zeros((max(end, 2 * len(self._records)), EVENT_WIDTH), EVENT_DTYPE)
@@ -178,15 +181,30 @@ class EventLog:
         return self._records[: self._count]
 
 
-class EpisodeLog:
-    """One episode's actions and events, the events written when first read.
+@dataclass(frozen=True)
+class Transition:
+    """One action applied to a copy of an episode's state: nothing of the episode changed
+    until :meth:`Episode.apply` keeps it (a caller that stores the move first, the lab's,
+    drops it if the store refuses)."""
+
+    step: int  # the number of the action in its episode (how many came before it)
+    action: int
+    state: np.ndarray  # the state after the action
+    rewards: np.ndarray
+    records: np.ndarray  # the events it wrote (none in a lazy episode: written when read)
+
+
+class Episode:
+    """One episode's actions and events, each legal action applied by :meth:`step` (in
+    place) or :meth:`transition` then :meth:`apply` (on a copy, kept later).
 
     Playing runs the kernel's ``step``, which writes no events (as fast as the vector
     env's); reading :attr:`records` replays the actions not logged yet through
     ``step_logged`` on a copy of the episode's first state, so the records are exactly
     those a logged play writes (a kernel is deterministic: the RNG is in the state).
     ``eager=True`` logs each step as it is played instead, for a reader of every step
-    (information-state observations), which would otherwise pay each step twice.
+    (information-state observations, the lab's views), which would otherwise pay each
+    step twice.
     """
 
     def __init__(self, kernel: Any, state: np.ndarray, num_players: int, eager: bool) -> None:
@@ -213,13 +231,31 @@ class EpisodeLog:
 
     def step(self, state: np.ndarray, action: int, rewards: np.ndarray) -> None:
         """Apply the legal ``action`` to ``state`` in place, writing ``rewards``."""
+        self._advance(state, action, rewards)
         if self._eager:
-            self._kernel.step_logged(state, np.int64(action), rewards, self._log.buffer)
             self._log.collect()
             self._logged += 1
-        else:
-            self._kernel.step(state, np.int64(action), rewards)
         self.actions.append(action)
+
+    def transition(self, state: np.ndarray, action: int) -> Transition:
+        """The legal ``action`` applied to a copy of ``state``, the episode's current one:
+        kept by :meth:`apply`, or dropped."""
+        after = state.copy()
+        rewards = np.zeros_like(self._rewards)
+        self._advance(after, action, rewards)
+        records = drain(self._log.buffer) if self._eager else new_buffer(0)[1:]
+        return Transition(len(self.actions), action, after, rewards, records)
+
+    def apply(self, state: np.ndarray, transition: Transition) -> None:
+        """Make ``transition`` of ``state`` (the current state) the episode's next step;
+        ``ValueError`` if another action was applied since it was made."""
+        if transition.step != len(self.actions):
+            raise ValueError(f"the transition of step {transition.step} is stale")
+        state[:] = transition.state
+        if self._eager:
+            self._log.extend(transition.records)
+            self._logged += 1
+        self.actions.append(transition.action)
 
     @property
     def records(self) -> np.ndarray:
@@ -231,6 +267,12 @@ class EpisodeLog:
             self._logged += 1  # counted before collect(), which raises for a game's bug
             self._log.collect()
         return self._log.records
+
+    def _advance(self, state: np.ndarray, action: int, rewards: np.ndarray) -> None:
+        if self._eager:
+            self._kernel.step_logged(state, np.int64(action), rewards, self._log.buffer)
+        else:
+            self._kernel.step(state, np.int64(action), rewards)
 
     def _start(self, state: np.ndarray, dealt: bool) -> None:
         self._log.collect()

@@ -26,8 +26,9 @@ from fastapi import WebSocket, WebSocketDisconnect
 from presages_env.agents.base import Agent
 from presages_env.games import get_game
 from presages_env.lab.agents_pool import HUMAN, TIMEOUT_AGENT, AgentPool, seat_agent
-from presages_env.lab.live import LiveGame, option_values
+from presages_env.lab.live import LiveGame, Proposed, option_values
 from presages_env.lab.protocol import messages
+from presages_env.lab.protocol.messages import SeatMove
 from presages_env.lab.store import Move, StaleMove, Store, TableData
 
 LOG = logging.getLogger(__name__)
@@ -38,6 +39,10 @@ MAX_QUEUED = 64  # messages a socket's client may fall behind before it is dropp
 
 class MoveRefused(ValueError):
     """A move that is not this seat's to play now (its turn, its step, a legal action)."""
+
+
+class _Illegal(MoveRefused):
+    """A move whose action is not legal now."""
 
 
 @dataclasses.dataclass
@@ -148,19 +153,17 @@ class Hub:
         self._dropping.add(closing)
         closing.add_done_callback(self._dropping.discard)
 
-    async def human_move(
-        self, table: Table, seat: int, move: dict[str, Any], token_hash: str
-    ) -> None:
+    async def human_move(self, table: Table, seat: int, move: SeatMove, token_hash: str) -> None:
         """Play a person's move (parsed by ``messages.parse_move``) once it is stored;
         ``LinkReplaced`` if the seat's token is no longer ``token_hash``'s (checked as it is
         stored, so a move costs no lookup of its own)."""
         async with table.lock:
             live = table.live
-            if move["step"] != live.step:
-                raise MoveRefused(f"step {move['step']} is not the current step {live.step}")
+            if move.step != live.step:
+                raise MoveRefused(f"step {move.step} is not the current step {live.step}")
             if live.current != seat:
                 raise MoveRefused("it is not your turn")
-            await self._commit(table, seat, move["action"], HUMAN, move["reaction_ms"], token_hash)
+            await self._commit(table, seat, move.action, HUMAN, move.reaction_ms, token_hash)
         self._broadcast(table)
         self._wake(table)
 
@@ -168,31 +171,26 @@ class Hub:
         self,
         table: Table,
         seat: int,
-        action: int,
+        action: Any,
         by: str,
         reaction_ms: int | None,
         token_hash: str | None = None,
     ) -> None:
         """Check the move is legal, store it (committed), then play it: under the table's
-        lock, so no path (a person, an agent, the stand-in) stores a move the replay refuses."""
-        live = table.live
-        try:
-            action = live.checked(action)
-        except (ValueError, TypeError):
-            # not the check's own text: an illegal move's label may tell a hidden card
-            raise MoveRefused(f"action {action!r} is not legal now") from None
-        label, over = live.label(action), live.ends_with(action)
+        lock, so no path (a person, an agent, the stand-in) stores a move the replay refuses.
+        The move is checked and stepped once (``LiveGame.propose``), and played only once
+        stored (``LiveGame.keep``)."""
+        move = _proposed(table.live, action)
+        row = Move(table.data.id, move.step, seat, move.action, move.label, by, reaction_ms)
         try:
             await self._committer.commit(
-                Move(
-                    table.data.id, live.step, seat, action, label, by, reaction_ms, over, token_hash
-                )
+                dataclasses.replace(row, finished=move.over, token_hash=token_hash)
             )
         except StaleMove as error:
             raise MoveRefused(str(error)) from None
-        live.play(action)
+        table.live.keep(move)
         table.moved.set()
-        if live.over:  # its sockets and runner hold it until they finish; the hub lets go
+        if table.live.over:  # its sockets and runner hold it until they finish; the hub lets go
             self.tables.pop(table.data.id, None)
 
     def _wake(self, table: Table) -> None:
@@ -219,12 +217,14 @@ class Hub:
             async with table.lock:
                 if live.step != step:
                     continue  # the person moved meanwhile
-                if action not in live.legal():  # a faulty agent: the stand-in plays instead
+                try:
+                    await self._commit(table, seat, action, by, None)
+                except _Illegal:  # a faulty agent: the stand-in plays instead
                     what = "table %s, step %d: seat %d's agent chose the illegal action %r"
                     LOG.warning(what + "; the stand-in plays", table.data.id, step, seat, action)
-                    agent, by = self._stand_in(table, seat), "stand_in"
-                    action = await self.pool.choose(agent, live.game, live.state, seat)
-                await self._commit(table, seat, action, by, None)
+                    stand_in = self._stand_in(table, seat)
+                    action = await self.pool.choose(stand_in, live.game, live.state, seat)
+                    await self._commit(table, seat, action, "stand_in", None)
             self._broadcast(table)
 
     @staticmethod
@@ -353,6 +353,15 @@ def _report_failure(runner: asyncio.Task) -> None:
     connection starts it again."""
     if not runner.cancelled() and runner.exception() is not None:
         LOG.error("a table's runner failed", exc_info=runner.exception())
+
+
+def _proposed(live: LiveGame, action: Any) -> Proposed:
+    """``action`` checked and stepped on a copy (``LiveGame.propose``); ``_Illegal`` if it
+    is not legal now, in words of its own: the check's may name a hidden card in a label."""
+    try:
+        return live.propose(action)
+    except (ValueError, TypeError):
+        raise _Illegal(f"action {action!r} is not legal now") from None
 
 
 def _rebuilt(data: TableData) -> Table:

@@ -1,8 +1,11 @@
-"""One table's game in play: its state, event log and running totals, driven through the
-logged kernels (as a record's replay is), each move checked against the legal mask first."""
+"""One table's game in play: its state, its :class:`~presages_env.core.events.Episode`
+(each move's events logged as it is played) and running totals. A move is checked against
+the legal mask and stepped once, on a copy (:meth:`LiveGame.propose`), and kept once the
+table has stored it (:meth:`LiveGame.keep`)."""
 
 from __future__ import annotations
 
+import dataclasses
 from typing import Any
 
 import numpy as np
@@ -11,13 +14,30 @@ from presages_env.core import events as ev
 from presages_env.core.actions import check_action
 from presages_env.core.game import Game
 from presages_env.core.header import HDR_CURRENT
-from presages_env.core.state_io import replay
 from presages_env.core.validation import check_seed
 
 
 def option_values(options: dict[str, Any]) -> dict[str, Any]:
     """Options read from JSON as the game takes them: its lists back to tuples."""
     return {k: tuple(v) if isinstance(v, list) else v for k, v in options.items()}
+
+
+@dataclasses.dataclass(frozen=True)
+class Proposed:
+    """A legal move stepped on a copy of the table's state, not played yet: what the store
+    records of it (its step, action, label, whether it ends the game) and its transition."""
+
+    label: str
+    over: bool
+    transition: ev.Transition
+
+    @property
+    def step(self) -> int:
+        return self.transition.step
+
+    @property
+    def action(self) -> int:
+        return self.transition.action
 
 
 class LiveGame:
@@ -28,13 +48,11 @@ class LiveGame:
         self.num_players = game.check_num_players(num_players)
         self.options = options
         self.state = game.blank_state(self.num_players, game.make_options(num_players, **options))
-        self._log = ev.EventLog(game.kernel.MAX_STEP_EVENTS)
-        game.kernel.reset_logged(self.state, np.int64(check_seed(seed)), self._log.buffer)
-        self._log.collect()
+        # eager: every move's events are read at once (each seat's view)
+        self._episode = ev.Episode(game.kernel, self.state, self.num_players, eager=True)
+        self._episode.deal(self.state, check_seed(seed))
         self._mask = np.zeros(game.num_actions(self.num_players), dtype=np.int8)
-        self._rewards = np.zeros(self.num_players, dtype=np.float32)
         self.totals = np.zeros(self.num_players, dtype=np.float64)
-        self.actions: list[int] = []
         self._seen: dict[int, list[ev.Event]] = {}  # each seat's events, decoded
         self._scanned: dict[int, int] = {}  # how many log records each seat's list covers
 
@@ -42,16 +60,20 @@ class LiveGame:
     def rebuilt(
         cls, game: Game, num_players: int, seed: int, options: dict[str, Any], actions: list[int]
     ) -> LiveGame:
-        """The game after the stored ``actions``: each is checked by the library's replay
-        (``state_io.replay``, which refuses an illegal one) and the logged play must reach
-        the same state, so a tampered database is refused, never played on."""
-        expected = replay(game, num_players, seed, actions, **options)
+        """The game after the stored ``actions``, each checked as a person's move is (so a
+        tampered database is refused, never played on: ``ValueError`` naming the action)."""
         live = cls(game, num_players, seed, options)
-        for action in actions:
-            live.play(action)
-        if not np.array_equal(live.state, expected):
-            raise ValueError("the stored moves do not replay to one state")
+        for index, action in enumerate(actions):
+            try:
+                live.play(action)
+            except (ValueError, TypeError) as error:
+                raise ValueError(f"stored action #{index}: {error}") from None
         return live
+
+    @property
+    def actions(self) -> list[int]:
+        """The moves played, in order."""
+        return self._episode.actions
 
     @property
     def over(self) -> bool:
@@ -76,34 +98,34 @@ class LiveGame:
     def label(self, action: int) -> str:
         return self.game.action_label(self.state, action)
 
-    def checked(self, action: Any) -> int:
-        """``action`` as an int if it is legal now, else ``ValueError``/``TypeError``."""
+    def propose(self, action: Any) -> Proposed:
+        """``action`` checked (``ValueError`` if the game is over or it is not legal now,
+        ``TypeError`` if it is no whole number) and stepped on a copy of the state: the
+        table changes only when :meth:`keep` keeps it."""
         if self.over:
             raise ValueError("the game is over")
         self.game.kernel.legal_mask(self.state, self._mask)
-        return check_action(action, self._mask, self.label)
+        action = check_action(action, self._mask, self.label)
+        transition = self._episode.transition(self.state, action)
+        return Proposed(self.label(action), self.game.is_over(transition.state), transition)
+
+    def keep(self, move: Proposed) -> None:
+        """Play the proposed ``move`` (``ValueError`` if another was played since)."""
+        self._episode.apply(self.state, move.transition)
+        self.totals += move.transition.rewards
 
     def play(self, action: Any) -> int:
-        """Play ``action`` (``ValueError`` if the game is over or it is not legal now)."""
-        action = self.checked(action)
-        self.game.kernel.step_logged(self.state, np.int64(action), self._rewards, self._log.buffer)
-        self._log.collect()
-        self.totals += self._rewards
-        self.actions.append(action)
-        return action
-
-    def ends_with(self, action: int) -> bool:
-        """Whether the legal ``action`` ends the game (played on a copy of the state)."""
-        state = self.state.copy()
-        self.game.kernel.step(state, np.int64(action), self._rewards.copy())
-        return self.game.is_over(state)
+        """Play ``action`` at once (``ValueError`` if the game is over or it is not legal)."""
+        move = self.propose(action)
+        self.keep(move)
+        return move.action
 
     def events(self, seat: int, last: int | None = None) -> list[ev.Event]:
         """Every event ``seat`` saw (the ``last`` ones only, if given), in order, with its
         text. Each record is filtered and worded once: a message in a long game costs what
         its new events cost, not the whole log again."""
         seen = self._seen.setdefault(seat, [])
-        records = self._log.records
+        records = self._episode.records
         fresh = ev.visible_to(records[self._scanned.get(seat, 0) :], seat)
         self._scanned[seat] = len(records)
         seen.extend(self.game.decode_events(fresh, self.num_players))

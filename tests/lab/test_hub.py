@@ -14,6 +14,7 @@ extras.require("lab")
 
 from presages_env.lab.agents_pool import AgentPool  # noqa: E402
 from presages_env.lab.hub import Hub  # noqa: E402
+from presages_env.lab.protocol.messages import SeatMove  # noqa: E402
 from presages_env.lab.store import SeatSpec, Store, hash_token  # noqa: E402
 
 
@@ -135,7 +136,7 @@ def test_a_client_that_stopped_reading_holds_up_neither_its_table_nor_a_revoke(t
             frozen, reading = Client(reads=2), Client(reads=1000)  # 2: the hello, a view
             hub.join(table, (mover + 1) % 4, frozen)
             hub.join(table, (mover + 2) % 4, reading)
-            move = {"step": 0, "action": table.live.legal()[0], "reaction_ms": 1}
+            move = SeatMove(0, table.live.legal()[0], 1)
             await asyncio.wait_for(
                 hub.human_move(table, mover, move, hash_token(tokens[mover])), 30
             )
@@ -170,7 +171,7 @@ def test_a_client_that_stopped_reading_delays_no_view_of_another_seat(tmp_path):
             hub.join(table, (first + 2) % 4, reading)
             for step in range(3):  # each move's view reaches the reading seat at once
                 mover = table.live.current
-                move = {"step": step, "action": table.live.legal()[0], "reaction_ms": 1}
+                move = SeatMove(step, table.live.legal()[0], 1)
                 await asyncio.wait_for(
                     hub.human_move(table, mover, move, hash_token(tokens[mover])), 5
                 )
@@ -201,10 +202,10 @@ def test_a_client_too_far_behind_is_dropped_before_its_send_time(tmp_path, monke
             seat = (table.live.current + 1) % 4
             hub.join(table, seat, frozen)
             mover = table.live.current
-            move = {"step": 0, "action": table.live.legal()[0], "reaction_ms": 1}
+            move = SeatMove(0, table.live.legal()[0], 1)
             await hub.human_move(table, mover, move, hash_token(tokens[mover]))
             mover = table.live.current
-            move = {"step": 1, "action": table.live.legal()[0], "reaction_ms": 1}
+            move = SeatMove(1, table.live.legal()[0], 1)
             await hub.human_move(table, mover, move, hash_token(tokens[mover]))
             await asyncio.wait_for(frozen.closed.wait(), 5)
             assert frozen.close_code == 1013 and frozen not in table.sockets[seat]

@@ -10,6 +10,7 @@ exactly the fields of a move, each of its exact type."""
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import json
 import re
@@ -133,9 +134,19 @@ def _labels_of(view: dict[str, Any]) -> set[str]:
     return labels
 
 
-def parse_move(text: str) -> dict[str, Any]:
-    """``{"type": "move", "step": int, "action": int, "reaction_ms": int | null}`` from a
-    seat's message, or ``ValueError``/``TypeError`` saying what is wrong."""
+@dataclasses.dataclass(frozen=True)
+class SeatMove:
+    """A person's move as their seat sent it: the step it answers, the action and the
+    milliseconds from the moves shown to the click (None if the browser did not say)."""
+
+    step: int
+    action: int
+    reaction_ms: int | None
+
+
+def parse_move(text: str) -> SeatMove:
+    """The move in a seat's message ``{"type": "move", "step": int, "action": int,
+    "reaction_ms": int | null}``, or ``ValueError``/``TypeError`` saying what is wrong."""
     if len(text.encode()) > MAX_MESSAGE_BYTES:
         raise ValueError(f"a message is at most {MAX_MESSAGE_BYTES} bytes")
     data = json.loads(text)
@@ -147,4 +158,4 @@ def parse_move(text: str) -> dict[str, Any]:
     reaction = data["reaction_ms"]
     if reaction is not None and (type(reaction) is not int or not 0 <= reaction <= MAX_REACTION_MS):
         raise TypeError(f"reaction_ms must be null or a whole number up to {MAX_REACTION_MS}")
-    return data
+    return SeatMove(data["step"], data["action"], reaction)

@@ -96,4 +96,4 @@ async def _moves(
         except LinkReplaced:  # its seat's token was reissued meanwhile
             await socket.close(POLICY_VIOLATION, "this link was replaced")
             return
-        lab.hub.tell(table, seat, socket, {"type": "ack", "step": move["step"]})
+        lab.hub.tell(table, seat, socket, {"type": "ack", "step": move.step})
