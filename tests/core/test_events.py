@@ -297,3 +297,36 @@ def test_the_new_entry_points_refuse_bad_input_and_change_nothing(name):
             vec.step_events(game_index)
     with pytest.raises(TypeError):
         presages_env.make_vec(name, 2, events="yes")
+
+
+@pytest.mark.parametrize("eager", [True, False])
+def test_a_transition_changes_nothing_until_applied_and_then_is_the_step(eager):
+    """``Episode.transition`` steps a copy (the lab stores a move before playing it): the
+    episode and its state are unchanged until ``apply``, which then leaves what ``step``
+    would have, events included; a transition made before another action is refused."""
+    game = presages_env.get_game("president")
+    options = game.make_options(4)
+    stepped, proposed = game.blank_state(4, options), game.blank_state(4, options)
+    by_step, by_transition = (ev.Episode(game.kernel, s, 4, eager) for s in (stepped, proposed))
+    by_step.deal(stepped, 7)
+    by_transition.deal(proposed, 7)
+    mask, rewards = np.zeros(game.num_actions(4), dtype=np.int8), np.zeros(4, np.float32)
+    for _ in range(6):
+        game.kernel.legal_mask(stepped, mask)
+        action = int(np.flatnonzero(mask)[-1])
+        before, logged = proposed.copy(), by_transition.records.copy()
+        transition = by_transition.transition(proposed, action)
+        assert np.array_equal(proposed, before) and len(by_transition.actions) == len(
+            by_step.actions
+        )
+        assert np.array_equal(by_transition.records, logged)
+        by_step.step(stepped, action, rewards)
+        by_transition.apply(proposed, transition)
+        assert np.array_equal(proposed, stepped) and np.array_equal(transition.rewards, rewards)
+        assert by_transition.actions == by_step.actions
+        assert np.array_equal(by_transition.records, by_step.records)
+    game.kernel.legal_mask(proposed, mask)
+    stale = by_transition.transition(proposed, int(np.flatnonzero(mask)[0]))
+    by_transition.step(proposed, int(np.flatnonzero(mask)[0]), rewards)
+    with pytest.raises(ValueError, match="stale"):
+        by_transition.apply(proposed, stale)

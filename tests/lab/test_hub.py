@@ -214,3 +214,48 @@ def test_a_client_too_far_behind_is_dropped_before_its_send_time(tmp_path, monke
             pool.close()
 
     asyncio.run(main())
+
+
+def test_a_move_is_checked_and_stepped_once_and_played_only_once_stored(tmp_path, monkeypatch):
+    """One legality check and one kernel step per move (it was two of each: a check before
+    storing and one in playing, a step on a copy to see if it ends the game and one in
+    playing); a move the store refuses (a replaced link) leaves the table as it was."""
+    from presages_env.games.president import kernel
+    from presages_env.lab.store import LinkReplaced
+
+    store = Store(f"sqlite:///{tmp_path / 'lab.db'}")
+    store.migrate()
+    table_id, tokens = store.create_table("president", 4, {}, 3, [SeatSpec("human", "p")] * 4, 60)
+    calls = {"legal_mask": 0, "step": 0, "step_logged": 0}
+    for name in calls:
+        monkeypatch.setattr(kernel, name, counted(calls, name, getattr(kernel, name)))
+
+    async def main() -> None:
+        pool = AgentPool(1)
+        hub = Hub(store, pool)
+        try:
+            table = await hub.table(table_id)
+            mover, before = table.live.current, table.live.state.copy()
+            seen = len(table.live.events(mover))
+            move = SeatMove(0, table.live.legal()[0], 1)
+            with np.testing.assert_raises(LinkReplaced):
+                await hub.human_move(table, mover, move, hash_token("another link"))
+            assert table.live.step == 0 and np.array_equal(table.live.state, before)
+            assert len(table.live.events(mover)) == seen  # nor its events
+            calls.update(dict.fromkeys(calls, 0))
+            await hub.human_move(table, mover, move, hash_token(tokens[mover]))
+            assert calls == {"legal_mask": 1, "step": 0, "step_logged": 1}
+            assert table.live.step == 1 and store.table(table_id).actions == [move.action]
+        finally:
+            await hub.close()
+            pool.close()
+
+    asyncio.run(main())
+
+
+def counted(calls: dict[str, int], name: str, function):
+    def call(*args):
+        calls[name] += 1
+        return function(*args)
+
+    return call
