@@ -19,7 +19,7 @@ ALLOWED_AGENTS = {
     "heuristic": "heuristic",
     "ppo": "ppo",  # the checkpoint shipped for the game and player count
     "search": "search:200",
-    "dmc": "dmc",  # the action scorers shipped for the game (Présages); refused elsewhere
+    "dmc": "dmc",  # the action scorers shipped for the game: offered where they fit
 }
 HUMAN = "human"
 TIMEOUT_AGENT = "heuristic"  # who plays for a person who let their time run out

@@ -88,6 +88,20 @@ def lab_agents(game: str, num_players: int) -> list[str]:
     return [kind for kind, spec in ALLOWED_AGENTS.items() if spec.partition(":")[0] in shipped]
 
 
+def _check_offered(kind: Any, game: str, num_players: int) -> None:
+    """``ValueError`` unless ``kind`` is an agent the lobby offers at ``game`` with
+    ``num_players`` (:func:`lab_agents`): an allow-listed one that ships nothing for them
+    (``dmc`` but at Présages) is refused as the lobby never offers it, naming those it does."""
+    if kind not in ALLOWED_AGENTS:
+        seat_agent(kind, game, 0, 0, num_players)  # "unknown agent", naming the allow-list
+    offered = lab_agents(game, num_players)
+    if kind not in offered:
+        raise ValueError(
+            f"agent {kind!r} is not offered at {game} with {num_players} players: this "
+            f"server ships none for them; choose human or one of {offered}"
+        )
+
+
 def _option_input(
     info: OptionInfo, draw: Draw, defaults: dict[str, Any], counts: range
 ) -> dict[str, Any]:
@@ -138,7 +152,8 @@ def table_request(data: Any, default_idle: int) -> TableRequest:
     seats = []
     for p, (kind, seat_name) in enumerate(zip(kinds, names, strict=True)):
         if kind != HUMAN:
-            seat_agent(kind, name, seed, p, n)  # refused here if unknown or unavailable
+            _check_offered(kind, name, n)
+            seat_agent(kind, name, seed, p, n)  # refused here if it fails to load
         default = PERSON if kind == HUMAN else str(kind)
         shown = default
         if seat_name is not None:

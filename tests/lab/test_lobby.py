@@ -10,6 +10,7 @@ import pytest
 extras.require("lab")
 
 import presages_env  # noqa: E402
+from presages_env.lab.agents_pool import ALLOWED_AGENTS  # noqa: E402
 from presages_env.lab.lobby import games_offered, table_request  # noqa: E402
 
 
@@ -52,6 +53,29 @@ def test_agents_are_offered_per_game_and_count_from_what_ships(offered):
         counts = range(game["min_players"], game["max_players"] + 1)
         assert list(game["agents"]) == [str(n) for n in counts]
         assert all("heuristic" in kinds for kinds in game["agents"].values())
+
+
+def test_an_agent_is_accepted_only_where_it_is_offered(offered):
+    """An allow-listed agent the lobby does not offer at a game and count (``dmc`` but at
+    Présages, ``ppo`` at Kuhn poker) is refused as not offered there, naming those that are,
+    not loaded and then refused with a loader's advice (``dmc:PATH``)."""
+    refused = 0
+    for name, game in offered.items():
+        for count, kinds in game["agents"].items():
+            n = int(count)
+            for kind in sorted(set(ALLOWED_AGENTS) - set(kinds)):
+                request = {
+                    "game": name,
+                    "players": n,
+                    "seats": ["human", kind] + ["random"] * (n - 2),
+                }
+                with pytest.raises(
+                    ValueError, match=f"'{kind}' is not offered at {name} with {n}"
+                ) as error:
+                    table_request(request, 120)
+                assert str(kinds) in str(error.value) and "PATH" not in str(error.value)
+                refused += 1
+    assert refused  # dmc at Président, at least
 
 
 @pytest.mark.parametrize("name", presages_env.list_games())

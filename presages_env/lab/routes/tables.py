@@ -11,7 +11,6 @@ from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse
 
 from presages_env.lab import lobby
-from presages_env.lab.agents_pool import ALLOWED_AGENTS
 from presages_env.lab.state import Lab
 from presages_env.lab.web import is_admin, json_body, refusal, refused
 
@@ -23,7 +22,7 @@ async def games() -> dict[str, Any]:
     # in a thread: the first call checks the shipped checkpoints of every game and count
     offered = await asyncio.to_thread(lobby.games_offered)
     unavailable = await asyncio.to_thread(lobby.games_unavailable)
-    return {"games": offered, "unavailable": unavailable, "agents": sorted(ALLOWED_AGENTS)}
+    return {"games": offered, "unavailable": unavailable}
 
 
 @router.post("/tables")
