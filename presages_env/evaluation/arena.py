@@ -12,6 +12,7 @@ it. Games can be kept (``keep_moves``) and saved as game records (``records.py``
 
 from __future__ import annotations
 
+import importlib
 import itertools
 import re
 from collections.abc import Sequence
@@ -122,6 +123,7 @@ def play_round_robin(
     the table has teams) against ``opponent``, all on the table's duplicate deals."""
     if len(agents) < 2:
         raise ValueError(f"a round robin needs at least two agents, got {sorted(agents)}")
+    check_rating_libraries()
     common = dict(num_players=setting.num_players, seed=setting.seed, duplicate=True)
     common.update(keep_moves=keep_moves, progress=progress, **setting.options)
     matches = [
@@ -140,6 +142,19 @@ def play_round_robin(
     ranked = alpha_rank(matches, list(agents))
     name = opponent[0] if series else None
     return RoundRobin(setting, matches, rate(matches), ranked, series, name)
+
+
+def check_rating_libraries() -> None:
+    """``ImportError`` naming the extra to install when openskill or OpenSpiel is missing:
+    said before any game is played, not after."""
+    for module, extra in (("openskill", "train"), ("open_spiel.python.egt.alpharank", "openspiel")):
+        try:
+            importlib.import_module(module)
+        except ImportError as error:
+            raise ImportError(
+                f"rating a round robin needs {module.partition('.')[0]}: "
+                f"pip install -e '.[{extra}]' ({error})"
+            ) from error
 
 
 def reward_margin(result: MatchResult) -> float:
