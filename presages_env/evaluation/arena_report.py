@@ -81,10 +81,12 @@ def round_robin_markdown(robin: RoundRobin, title: str) -> str:
 
 
 def estimate_json(estimate: Estimate) -> dict[str, float]:
+    """An estimate and its interval's bounds, over ``n`` samples (games, or deals)."""
     return {"value": estimate.value, "low": estimate.low, "high": estimate.high, "n": estimate.n}
 
 
 def match_json(match: MatchResult) -> dict[str, Any]:
+    """One series: who played, how many games on how many sides, win rate and reward."""
     return {
         "agent": match.focus,
         "opponents": match.others,
@@ -166,6 +168,8 @@ def scoreboard_markdown(board: Scoreboard, command: str) -> str:
         "## Against the reference agents\n\n" + markdown_table(header, rows),
         "## Best-response bound\n\n" + bounds_markdown(board),
     ]
+    if any(robin.partners for robin in board.robins):
+        sections.append("## As a partner\n\n" + partner_summary(board))
     sections += [
         round_robin_markdown(r, f"Round robin at {r.setting.num_players} players")
         for r in board.robins
@@ -173,7 +177,36 @@ def scoreboard_markdown(board: Scoreboard, command: str) -> str:
     return "\n\n".join(sections)
 
 
+def partner_summary(board: Scoreboard) -> str:
+    """Per team count and reference: the agent in one seat beside the reference, against
+    the reference beside itself, both against the same opponent on the same deals."""
+    rows = []
+    for robin in board.robins:
+        for (x, partner), match in robin.partners.items():
+            if x != board.label:
+                continue
+            alone = robin.partners[partner, partner]
+            rows.append(
+                [
+                    str(robin.setting.num_players),
+                    partner,
+                    str(robin.opponent),
+                    f"{match.num_games:,}",
+                    format_percent(match.win_rate_ci()),
+                    format_percent(alone.win_rate_ci()),
+                    f"{match.chance:.1%}",
+                ]
+            )
+    header = ["players", "partner", "opponent", "games", "agent + partner", "partner + partner"]
+    explain = (
+        "The agent in one seat of a team (the seat rotating), the partner in its other seats; "
+        "beside it, the partner's own team, on the same deals: win rates (95% CI).\n\n"
+    )
+    return explain + markdown_table([*header, "chance"], rows)
+
+
 def bounds_markdown(board: Scoreboard) -> str:
+    """The best responses' table and their seeds (or that none was trained)."""
     if not board.bounds:
         return "Not trained (`--br none`)."
     header = ["players", "mode", "decisions", "win rate (95% CI)", "chance", "mean reward"]
@@ -201,6 +234,8 @@ def bounds_markdown(board: Scoreboard) -> str:
 
 
 def scoreboard_json(board: Scoreboard, command: str) -> dict[str, Any]:
+    """Plain JSON of the scoreboard: the command, every seed, each count's round robin and
+    the best responses."""
     return {
         "command": command,
         "agent": board.label,

@@ -84,14 +84,16 @@ def score_agent(
     options: dict[str, Any],
     *,
     simulations: int = 100,
+    references: Sequence[str] | None = None,
     best_response: BestResponseTrainer | None = None,
     progress: bool = False,
 ) -> Scoreboard:
     """The :class:`Scoreboard` of the agent ``spec``: ``games`` games per series (rounded
-    down to whole duplicate deals) at each count of ``players``, every deal from ``seed``.
+    down to whole duplicate deals) at each count of ``players``, every deal from ``seed``,
+    against ``references`` (specs; None: :func:`reference_specs` at each count).
     Every table and agent is built, so checked, before any game is played."""
     settings = [table(game, n, games, seed, options) for n in players]
-    built = [_agents(spec, setting, simulations) for setting in settings]
+    built = [_agents(spec, setting, simulations, references) for setting in settings]
     label = next(iter(built[0]))
     robins, bounds = [], []
     for setting, agents in zip(settings, built, strict=True):
@@ -108,12 +110,16 @@ def score_agent(
     return Scoreboard(label, spec, robins, bounds)
 
 
-def _agents(spec: str, setting: Table, simulations: int) -> dict[str, Agent]:
+def _agents(
+    spec: str, setting: Table, simulations: int, references: Sequence[str] | None
+) -> dict[str, Agent]:
     """The agent first, then each reference agent whose label is not the agent's."""
     where = (setting.game, setting.seed, simulations, setting.num_players)
     label, agent = make_agent(spec, *where)
     agents = {label: agent}
-    for reference in reference_specs(setting.game, setting.num_players):
+    if references is None:
+        references = reference_specs(setting.game, setting.num_players)
+    for reference in references:
         name, built = make_agent(reference, *where)
         agents.setdefault(name, built)
     return agents

@@ -29,6 +29,13 @@ def add_commands(commands: Any) -> None:
     scoreboard.add_argument("agent", help=f"the agent: {SPECS}")
     _common(scoreboard, nargs="+", help="player counts (default: every count)")
     scoreboard.add_argument(
+        "--references",
+        nargs="+",
+        default=None,
+        metavar="SPEC",
+        help="the reference agents (default: random, heuristic and the game's shipped agents)",
+    )
+    scoreboard.add_argument(
         "--br",
         choices=("cheap", "dmc", "none"),
         default="cheap",
@@ -94,6 +101,8 @@ def command_line(args: argparse.Namespace) -> str:
     for option in args.option:
         words += ["--option", option]
     words += ["--simulations", str(args.simulations)]
+    if args.command == "scoreboard" and args.references:
+        words += ["--references", *args.references]
     if args.command == "scoreboard":
         words += ["--br", args.br]
         if args.br != "none":
@@ -175,6 +184,7 @@ def _scoreboard(args: argparse.Namespace, options: dict[str, Any]) -> int:
         args.seed,
         options,
         simulations=args.simulations,
+        references=args.references,
         best_response=trainer,
         progress=True,
     )

@@ -167,6 +167,20 @@ def test_the_arena_pairs_every_agent_beside_every_partner_in_a_team_game(tmp_pat
     assert "| one seat \\ partner(s) | random | heuristic |" in page
 
 
+def test_the_scoreboard_plays_beside_each_reference_in_a_team_game(tmp_path, capsys):
+    argv = ["scoreboard", "random:3", "--game", "aciliande", "--players", "4", "--option"]
+    argv += ["teams=true", "--games-per-pairing", "4", "--references", "random", "heuristic"]
+    main([*argv, "--br", "none", "--out", str(tmp_path)])
+    data = json.loads((tmp_path / "scoreboard.json").read_text())
+    (robin,) = data["round_robins"]
+    pairs = [series["agent"] for series in robin["partners"]["series"]]
+    assert pairs == ["random:3 + random", "random:3 + heuristic", "random + random"] + [
+        "heuristic + heuristic"
+    ]
+    assert "--references random heuristic" in data["command"]
+    assert "| 4 | heuristic | heuristic | 4 | " in capsys.readouterr().out  # as a partner
+
+
 def test_the_scoreboard_plays_every_reference_at_every_count(tmp_path, capsys):
     main(["scoreboard", "search:2", *KUHN, "--br", "none", "--out", str(tmp_path)])
     data = json.loads((tmp_path / "scoreboard.json").read_text())
