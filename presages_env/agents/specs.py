@@ -121,7 +121,7 @@ def _text_agent(spec: str, arg: str, game: str, seed: int) -> Agent:
 
 
 def shipped_agents(game: str, num_players: int) -> tuple[str, ...]:
-    """The kinds of :data:`AGENT_KINDS` that play ``game`` at ``num_players`` with no path
+    """The kinds of :data:`SHIPPED_KINDS` that play ``game`` at ``num_players`` with no path
     given: ``heuristic`` and ``search`` where the game declares a heuristic and a world
     sampler, ``ppo`` where a shipped checkpoint fits that count, ``dmc`` where the game
     ships action scorers that all fit it (each file's contents checked, no network built:

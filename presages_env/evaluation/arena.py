@@ -130,9 +130,9 @@ def play_round_robin(
         head_to_head(setting.game, agents[a], agents[b], setting.games, names=(a, b), **common)
         for a, b in itertools.permutations(agents, 2)
     ]
-    series = {}
+    series, against = {}, None
     if partner_pairs and opponent is not None and setting.teams:
-        label, agent = opponent
+        against, agent = opponent
         series = {
             (x, y): partners(
                 setting.game, agents[x], agents[y], agent, setting.games, names=(x, y), **common
@@ -140,8 +140,7 @@ def play_round_robin(
             for x, y in partner_pairs
         }
     ranked = alpha_rank(matches, list(agents))
-    name = opponent[0] if series else None
-    return RoundRobin(setting, matches, rate(matches), ranked, series, name)
+    return RoundRobin(setting, matches, rate(matches), ranked, series, against)
 
 
 def check_rating_libraries() -> None:
