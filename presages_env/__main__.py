@@ -1,6 +1,7 @@
 """The command line: play GAME (a game in the terminal against agents), replay RECORD -o
-PAGE (a record's replay page), info GAME (its players, sizes and options), serve (the
-human-AI table in a browser, extra lab) and lab (its data)."""
+PAGE (a record's replay page), info GAME (its players, sizes and options), scoreboard AGENT
+(an agent against the reference agents), arena --agents ... (a round robin of agents),
+serve (the human-AI table in a browser, extra lab) and lab (its data)."""
 
 from __future__ import annotations
 
@@ -13,10 +14,17 @@ from pathlib import Path
 from typing import NoReturn
 
 import presages_env
+from presages_env.ui.evaluation_commands import add_commands as add_evaluation_commands
+from presages_env.ui.evaluation_commands import run as run_evaluation
 
 INTERRUPTED = "Interrupted; no record saved."
 # what Ctrl-C prints for the commands that save no record of a game
-INTERRUPTED_WORDS = {"serve": "server stopped", "lab": "Interrupted."}
+INTERRUPTED_WORDS = {
+    "serve": "server stopped",
+    "lab": "Interrupted.",
+    "scoreboard": "Interrupted.",
+    "arena": "Interrupted.",
+}
 INTERRUPTED_STATUS = 130  # 128 + SIGINT, as a shell reports a command Ctrl-C stopped
 
 
@@ -126,6 +134,7 @@ def main(argv: list[str] | None = None) -> int:
     proxy.add_argument("--init", default=None, help="checkpoint to start from (default: shipped)")
     proxy.add_argument("--epochs", type=int, default=20)
     proxy.add_argument("--seed", type=int, default=0)
+    add_evaluation_commands(commands)
     args = parser.parse_args(argv)
 
     if args.command in INTERRUPTED_WORDS and signal.getsignal(signal.SIGINT) is exit_on_interrupt:
@@ -137,6 +146,11 @@ def main(argv: list[str] | None = None) -> int:
         except ImportError as error:
             parser.exit(2, f"{parser.prog}: error: {error}; pip install -e '.[lab]'\n")
         return run_lab(args)
+    if args.command in ("scoreboard", "arena"):
+        try:
+            return run_evaluation(args)
+        except (ValueError, TypeError, OSError, ImportError) as error:
+            parser.exit(2, f"{parser.prog} {args.command}: error: {one_line(error)}\n")
     if args.command == "info":
         from presages_env.ui.game_info import game_info
 

@@ -1,12 +1,20 @@
 """Agents named on a command line: ``random[:SEED]``, ``heuristic``, ``search[:SIMULATIONS]``,
 ``ppo[:PATH]`` (without a path, the checkpoint shipped for the game at that player count),
 ``dmc[:PATH]`` (an action scorer, as ``training/dmc.py`` writes it; without a path, the one
-shipped for the game, trained from scratch; a folder of them is one ensemble). A pairing of
-two agents is written ``A:B`` (``dmc:heuristic``, ``ppo:runs/x/policy.pt:random``)."""
+shipped for the game, trained from scratch; a folder of them is one ensemble),
+``python:MODULE:NAME`` (an agent of your own: ``NAME(game=, num_players=, seed=)`` from the
+module, which must return an :class:`Agent`) and ``text:MODULE:NAME[@TIER]`` (a
+``prompt -> answer`` function played through :class:`~presages_env.text.TextAgent` in one of
+its tiers, ``moves`` unless named). A module is imported only when a spec naming it is built,
+after the spec's form has been checked. A pairing of two agents is written ``A:B``
+(``dmc:heuristic``, ``ppo:runs/x/policy.pt:random``)."""
 
 from __future__ import annotations
 
 import functools
+import importlib
+import re
+from collections.abc import Callable
 from pathlib import Path
 
 from presages_env.agents.base import Agent, RandomAgent
@@ -15,7 +23,13 @@ from presages_env.agents.search import ISMCTSAgent
 from presages_env.core.validation import check_seed, parse_decimal
 from presages_env.games import get_game
 
-AGENT_KINDS = ("random", "heuristic", "search", "ppo", "dmc")
+AGENT_KINDS = ("random", "heuristic", "search", "ppo", "dmc", "python", "text")
+SHIPPED_KINDS = AGENT_KINDS[:5]  # the kinds a game may ship (the rest name your code)
+# MODULE:NAME, a dotted module path and an attribute (and, for text, @TIER: a word)
+_WORD = r"[A-Za-z_][A-Za-z0-9_]*"
+ENTRY_POINT = re.compile(
+    rf"(?P<module>{_WORD}(?:\.{_WORD})*):(?P<name>{_WORD})(?:@(?P<tier>[a-z]+))?"
+)
 
 
 def make_agent(
@@ -57,14 +71,57 @@ def make_agent(
         path = Path(arg) if arg else shipped_scorer(game)
         agent = ActionScorerAgent.load(path, game=game, num_players=num_players)
         return (f"dmc:{path.stem}" if arg else "dmc"), agent
+    if kind == "python":
+        made = _entry_point(spec, arg)(game=game, num_players=num_players, seed=seed)
+        if not isinstance(made, Agent):
+            raise TypeError(f"agent {spec!r} returned {type(made).__name__}, not an Agent")
+        return spec, made
+    if kind == "text":
+        return spec, _text_agent(spec, arg, game, seed)
     raise ValueError(
         f"unknown agent {spec!r}; use random[:SEED], heuristic, search[:SIMULATIONS], "
-        "ppo[:PATH] or dmc[:PATH]"
+        "ppo[:PATH], dmc[:PATH], python:MODULE:NAME or text:MODULE:NAME[@TIER]"
     )
 
 
+def check_entry_point(spec: str, arg: str, tiered: bool = False) -> tuple[str, str, str | None]:
+    """The module, the name and (``tiered``: text specs) the tier of ``MODULE:NAME[@TIER]``;
+    ``ValueError`` naming ``spec`` for any other form. Imports nothing."""
+    match = ENTRY_POINT.fullmatch(arg)
+    if match is None or (match["tier"] and not tiered):
+        form = "MODULE:NAME@TIER" if tiered else "MODULE:NAME"
+        raise ValueError(
+            f"agent {spec!r}: expected {spec.partition(':')[0]}:{form}, a dotted module path "
+            "and a name in it (letters, digits, underscores), e.g. mypackage.agents:make"
+        )
+    return match["module"], match["name"], match["tier"]
+
+
+def _entry_point(spec: str, arg: str, tiered: bool = False) -> Callable:
+    """The callable a checked ``MODULE:NAME`` names (the module imported here)."""
+    module, name, _ = check_entry_point(spec, arg, tiered)
+    found = getattr(importlib.import_module(module), name, None)
+    if not callable(found):
+        raise ValueError(f"agent {spec!r}: {module} has no callable named {name!r}")
+    return found
+
+
+def _text_agent(spec: str, arg: str, game: str, seed: int) -> Agent:
+    """``text:MODULE:NAME[@TIER]``: the function played through a TextAgent (the text layer,
+    above this one, is imported only for such a spec)."""
+    from presages_env.text.agent import TextAgent
+    from presages_env.text.decision import TIERS
+
+    tier = check_entry_point(spec, arg, tiered=True)[2] or "moves"
+    if tier not in TIERS:
+        raise ValueError(
+            f"agent {spec!r}: the tier must be one of {', '.join(TIERS)}, not {tier!r}"
+        )
+    return TextAgent(game, _entry_point(spec, arg, tiered=True), tier=tier, seed=seed, name=spec)
+
+
 def shipped_agents(game: str, num_players: int) -> tuple[str, ...]:
-    """The kinds of :data:`AGENT_KINDS` that play ``game`` at ``num_players`` with no path
+    """The kinds of :data:`SHIPPED_KINDS` that play ``game`` at ``num_players`` with no path
     given: ``heuristic`` and ``search`` where the game declares a heuristic and a world
     sampler, ``ppo`` where a shipped checkpoint fits that count, ``dmc`` where the game
     ships action scorers that all fit it (each file's contents checked, no network built:
@@ -84,7 +141,7 @@ def _shipped_agents(game: str, num_players: int) -> tuple[str, ...]:
         "ppo": spec.ships_checkpoint and _ppo_fits(game, num_players),
         "dmc": _dmc_fits(game, num_players),
     }
-    return tuple(kind for kind in AGENT_KINDS if fits[kind])
+    return tuple(kind for kind in SHIPPED_KINDS if fits[kind])
 
 
 def _ppo_fits(game: str, num_players: int) -> bool:

@@ -57,6 +57,7 @@ class MatchResult:
     (0 .. number of sides - 1) and ``focus_side[g]`` the side the focus played.
     ``group_size`` is the number of consecutive games played on one deal (duplicate deals;
     1: every game its own deal): the intervals treat each group as one sample.
+    ``moves[g]`` lists game g's actions in order where they were kept (``keep_moves``).
     """
 
     focus: str
@@ -67,6 +68,7 @@ class MatchResult:
     seat_sides: np.ndarray
     focus_side: np.ndarray
     group_size: int = 1
+    moves: list[list[int]] | None = None
 
     @property
     def num_games(self) -> int:
@@ -163,6 +165,7 @@ def head_to_head(
     names: tuple[str, str] | None = None,
     progress: bool = False,
     duplicate: bool = False,
+    keep_moves: bool = False,
     **options: Any,
 ) -> MatchResult:
     """``agent_a`` plays one side (a seat, or every seat of a team), ``agent_b`` all others.
@@ -183,6 +186,7 @@ def head_to_head(
         names: the two agents' names in the result; None: their ``name``.
         progress: show a progress bar.
         duplicate: play each deal once per side.
+        keep_moves: keep every game's actions (:attr:`MatchResult.moves`), to record them.
         **options: the game's options (and ``max_steps``).
 
     Returns:
@@ -197,8 +201,9 @@ def head_to_head(
     deals = duplicate_deals(seed, group) if duplicate else None
     label = f"{name_a} vs {name_b}" if progress else None
     plan = _one_side_against_the_rest
-    arrays = _play(vec, [agent_a, agent_b], plan, num_games, label, deals=deals)
-    return MatchResult(name_a, name_b, vec.game.name, vec.num_players, *arrays, group)
+    moves = [[] for _ in range(num_games)] if keep_moves else None
+    arrays = _play(vec, [agent_a, agent_b], plan, num_games, label, deals=deals, moves=moves)
+    return MatchResult(name_a, name_b, vec.game.name, vec.num_players, *arrays, group, moves)
 
 
 def deal_group_size(game: str | Game, num_players: int | None = None, **options: Any) -> int:
@@ -297,6 +302,7 @@ def cross_play(
     num_envs: int = 256,
     *,
     progress: bool = False,
+    duplicate: bool = False,
     **options: Any,
 ) -> CrossPlayResult:
     """Every ordered pair (x, y), x = y included, as partners against ``opponent``.
@@ -314,6 +320,7 @@ def cross_play(
         seed: the seed the deals are drawn from.
         num_envs: how many games are played at once (the vector env's batch).
         progress: show a progress bar.
+        duplicate: play each deal once per side (see :func:`partners`).
         **options: the game's options (and ``max_steps``).
 
     Returns:
@@ -331,6 +338,7 @@ def cross_play(
             num_envs,
             names=(x, y),
             progress=progress,
+            duplicate=duplicate,
             **options,
         )
         for x, y in itertools.product(agents, repeat=2)
@@ -350,11 +358,16 @@ def partners(
     *,
     names: tuple[str, str] | None = None,
     progress: bool = False,
+    duplicate: bool = False,
+    keep_moves: bool = False,
     **options: Any,
 ) -> MatchResult:
     """``agent_x`` in one seat of the focused team (the seat rotating), ``agent_y`` in the
     team's other seats, ``opponent`` every other team; the result's focus is named
-    ``"x + y"``. Raises ``ValueError`` for a game without teams."""
+    ``"x + y"``. ``duplicate`` plays each deal once per side (the seat within the team
+    rotating from deal to deal) and ``keep_moves`` keeps every game's actions, as
+    :func:`head_to_head` does. Raises ``ValueError`` for a
+    game without teams."""
     name_x, name_y = names or (agent_x.name, agent_y.name)
     vec = _vector_env(game, num_games, num_players, seed, num_envs, options)
     if not _has_teams(vec):
@@ -362,12 +375,15 @@ def partners(
             f"partners share a team, but {vec.game.name} at {vec.num_players} players "
             "seats everyone in their own team; use a game with teams at that player count"
         )
+    group = check_duplicate_games(num_games, _num_sides(vec)) if duplicate else 1
+    deals = duplicate_deals(seed, group) if duplicate else None
     label = f"{name_x} + {name_y} vs {opponent.name}" if progress else None
     players = [agent_x, agent_y, opponent]
-    arrays = _play(vec, players, _partners_against_opponent, num_games, label)
-    return MatchResult(
-        f"{name_x} + {name_y}", opponent.name, vec.game.name, vec.num_players, *arrays
-    )
+    moves = [[] for _ in range(num_games)] if keep_moves else None
+    plan = _partners_against_opponent
+    arrays = _play(vec, players, plan, num_games, label, deals=deals, moves=moves)
+    name = f"{name_x} + {name_y}"
+    return MatchResult(name, opponent.name, vec.game.name, vec.num_players, *arrays, group, moves)
 
 
 def has_teams(game: str | Game, num_players: int | None = None, **options: Any) -> bool:
@@ -509,11 +525,13 @@ def _play(
     progress_label: str | None,
     first_game: int = 0,
     deals: DealPlan | None = None,
+    moves: list[list[int]] | None = None,
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Play ``num_games`` games seated by ``plan``; returns seat rewards, seat sides and the
     focused sides. Game k starts in the first env free once games 0..k-1 have started; the
     plan numbers it ``first_game + k`` (a chunk of a longer series continues its rotation),
     and ``deals``, if given, names the seed it is dealt from (else the env deals it).
+    ``moves``, if given, gets each game's actions appended (``moves[k]`` for game k).
     A progress bar is shown when ``progress_label`` is given."""
     b, p = vec.num_envs, vec.num_players
     seat_rewards = np.zeros((num_games, p))
@@ -538,7 +556,11 @@ def _play(
     bar = _progress_bar(num_games, progress_label)
     while finished < num_games:
         playing = game_of_env >= 0
-        out = vec.step(_actions(vec, agents, seat_agents, playing))
+        actions = _actions(vec, agents, seat_agents, playing)
+        if moves is not None:
+            for env in np.flatnonzero(playing):
+                moves[game_of_env[env]].append(int(actions[env]))
+        out = vec.step(actions)
         totals[playing] += out.rewards[playing]
         ended = np.flatnonzero(out.done & playing)  # before a deal resets ``out``
         for env in ended:

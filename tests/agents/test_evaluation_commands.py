@@ -3,10 +3,10 @@ the games it announces: tiny runs of Président at 4 players, in this process.""
 
 from __future__ import annotations
 
-import importlib.util
 import pathlib
 
 import pytest
+from commands import command
 from extras import require
 
 torch = require("train")
@@ -16,15 +16,7 @@ from presages_env.agents.action_scorer import ActionScorer  # noqa: E402
 from presages_env.agents.ppo import shipped_checkpoint  # noqa: E402
 from presages_env.agents.specs import parse_pairing  # noqa: E402
 
-BASELINES = pathlib.Path(__file__).resolve().parents[2] / "baselines"
 ARCH = {"state": [8], "action": [8], "head": [8]}
-
-
-def command(name: str):
-    spec = importlib.util.spec_from_file_location(f"baseline_{name}", BASELINES / f"{name}.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
 
 
 @pytest.fixture(scope="module")
