@@ -114,9 +114,8 @@ class ActionScorer:
         self.to(device)
 
     @classmethod
-    def for_game(cls, game: str | Game, net_arch: NetArch, device: Any = "cpu") -> ActionScorer:
+    def for_game(cls, game: Game, net_arch: NetArch, device: Any = "cpu") -> ActionScorer:
         """A freshly initialised scorer for ``game`` (see :func:`scorer_metadata`)."""
-        game = as_game(game)
         return cls(scorer_metadata(game, net_arch), device, game)
 
     @classmethod
@@ -259,11 +258,11 @@ class ActionScorer:
         return scores
 
 
-def scorer_metadata(game: str | Game, net_arch: NetArch) -> dict[str, Any]:
+def scorer_metadata(game: Game, net_arch: NetArch) -> dict[str, Any]:
     """The checkpoint metadata of a scorer for ``game`` whose MLPs have the hidden widths of
     ``net_arch``; refused (``TypeError``/``ValueError`` naming ``net_arch``) beyond the bounds
     the loader applies, the score bound of the network as initialised included."""
-    spec = as_game(game)
+    spec = game
     n = spec.default_players
     metadata = {
         "format": SCORER_FORMAT,

@@ -71,7 +71,7 @@ class LearnerBatch:
     ) -> None:
         self.critic_state = bool(critic_state)
         self.max_steps = check_int(max_steps, "max_steps (0 = no cap)", 0, MAX_STEP)
-        seed = check_seed(seed)
+        self.seed = seed = check_seed(seed)
         self.vec = presages_env.make_vec(
             game, num_envs, num_players=num_players, seed=seed, **options
         )
