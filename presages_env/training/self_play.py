@@ -266,17 +266,18 @@ def train(config: TrainConfig) -> tuple[Any, LearningCurve]:
     log = RunLog(run, out, method_label(config), "MaskablePPO self-play")
 
     def make_env(num_envs: int) -> SelfPlayVecEnv:
-        opponents = opponent_agents(config.baseline_opponents, config.game, config.seed)
+        spec = run.spec
+        opponents = opponent_agents(config.baseline_opponents, spec.game, config.seed)
         return SelfPlayVecEnv(
-            config.game,
+            spec.game,
             num_envs,
             opponents,
-            num_players=config.num_players,
+            num_players=spec.num_players,
             team_play=config.team_play,
             seed=config.seed,
             features=config.features,
             critic_state=config.critic == "global",
-            **config.game_options,
+            **spec.options,
         )
 
     env = make_env(config.num_envs)

@@ -25,6 +25,7 @@ from gymnasium import spaces
 from stable_baselines3.common.vec_env.base_vec_env import VecEnv
 
 from presages_env.agents.base import Agent
+from presages_env.core.game import Game
 from presages_env.core.validation import optional_seed
 from presages_env.training.learner_batch import SEED_BOUND, LearnerBatch
 
@@ -35,7 +36,7 @@ class SelfPlayVecEnv(VecEnv):
     name) as SB3 steps them."""
 
     def __init__(
-        self, game: str, num_envs: int, opponents: Sequence[Agent], **settings: Any
+        self, game: str | Game, num_envs: int, opponents: Sequence[Agent], **settings: Any
     ) -> None:
         self.batch = LearnerBatch(game, num_envs, opponents, **settings)
         self.vec = self.batch.vec
