@@ -14,9 +14,11 @@ Monte-Carlo over action features; and PPO over action features with the curricul
 arm evaluates against the random and the heuristic team (``--eval-games`` games a point,
 seats rotated) and writes its run under ``--out/<arm>``; then one figure of every arm's
 curves over seconds of training, a panel per opponent (``ablation.png``), and a Markdown
-table of where each ended. The budget is wall time: run the arms on a machine doing
-nothing else, or give each arm a core of its own (``--arms`` in separate processes, one
-torch thread each, then ``--plot-only``).
+table of where each ended. A time budget (``--seconds``) is wall time: run the arms on a
+machine doing nothing else, or give each arm a core of its own (``--arms`` in separate
+processes, one torch thread each, then ``--plot-only``). A decision budget alone
+(``--decisions``) is the only budget, the same for every arm however busy the machine; the
+figure then draws the curves over learner decisions rather than seconds.
 """
 
 from __future__ import annotations
@@ -108,6 +110,13 @@ def read_arm(out: Path, run: str) -> LearningCurve:
     )
 
 
+def curve_axis(out: Path, runs: list[str]) -> str:
+    """What the figure's curves are drawn over: learner decisions where no run had a time
+    budget (runs given a decision budget alone, compared on a busy machine), else seconds."""
+    budgets = [json.loads((out / run / "config.json").read_text())["time_budget_s"] for run in runs]
+    return "timesteps" if all(budget is None for budget in budgets) else "seconds"
+
+
 def summary(curves: dict[str, list[dict]]) -> str:
     """Each arm's last point and its best against the heuristic, as a Markdown table."""
     lines = [
@@ -178,7 +187,7 @@ def main(argv: list[str] | None = None) -> None:
                 **dict(args.settings),
             )
     curves = {run: read_arm(out, run) for run in runs}
-    plot_comparison(curves, out / "ablation.png")
+    plot_comparison(curves, out / "ablation.png", x=curve_axis(out, runs))
     print(summary(curves))
 
 

@@ -11,7 +11,7 @@ learning_curve.png and TensorBoard scalars in logs/ (``tensorboard --logdir OUT/
 
 from __future__ import annotations
 
-from presages_env.training.batched_ppo import check_config, game_config, train_batched
+from presages_env.training.batched_ppo import checked_run, game_config, train_batched_run
 from presages_env.training.command_line import train_from_command_line
 
 
@@ -19,8 +19,8 @@ def main() -> None:
     train_from_command_line(
         __doc__,
         lambda settings: game_config(**settings),
-        check_config,
-        train_batched,
+        checked_run,
+        train_batched_run,
         game="presages",
         out="runs/batched",
     )

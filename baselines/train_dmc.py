@@ -13,15 +13,15 @@ logs/ (``tensorboard --logdir OUT/logs``).
 from __future__ import annotations
 
 from presages_env.training.command_line import train_from_command_line
-from presages_env.training.dmc import check_config, dmc_config, train_dmc
+from presages_env.training.dmc import checked_run, dmc_config, train_dmc_run
 
 
 def main() -> None:
     train_from_command_line(
         __doc__,
         lambda settings: dmc_config(**settings),
-        check_config,
-        train_dmc,
+        checked_run,
+        train_dmc_run,
         game="presages",
         out="runs/dmc",
     )

@@ -21,12 +21,18 @@ import time
 from sb3_contrib import MaskablePPO
 
 from presages_env.agents import RandomAgent
-from presages_env.training.batched_ppo import BatchedPPO, collect, game_config, make_rollouts
+from presages_env.training.batched_ppo import (
+    BatchedPPO,
+    checked_run,
+    collect,
+    game_config,
+    make_rollouts,
+)
 from presages_env.training.vec_env import SelfPlayVecEnv
 
 
 def batched_rate(config, timesteps: int, opponents: list) -> float:
-    learner = BatchedPPO(config)
+    learner = BatchedPPO(checked_run(config))
     rollouts = make_rollouts(learner, opponents)
     learner.update(collect(learner, rollouts))  # warm-up
     decisions, start = 0, time.perf_counter()
@@ -89,7 +95,7 @@ def main() -> None:
     }
     rates = {label: batched_rate(c, args.timesteps, pool) for label, (c, pool) in settings.items()}
     sb3 = maskable_ppo_rate(config, args.timesteps)
-    recorded = "bfloat16" if BatchedPPO(config).bfloat16 else "float32"
+    recorded = "bfloat16" if BatchedPPO(checked_run(config)).bfloat16 else "float32"
     print(
         f"{config.game}, net {list(config.net_arch)}, {config.num_envs} games × "
         f"{config.rollout_steps} steps, minibatch {config.minibatch_size}, "

@@ -47,8 +47,9 @@ from presages_env.agents.checkpoint import (
 )
 from presages_env.agents.heuristic import check_observations, observation_bounds
 from presages_env.core.action_features import FEATURE_HIGH, FEATURE_LOW
+from presages_env.core.game import Game
+from presages_env.core.run_spec import as_game
 from presages_env.core.validation import check_int, check_seed
-from presages_env.games import get_game
 
 NetArch = Mapping[str, Sequence[int]]  # {"state": [...], "action": [...], "head": [...]}
 # The rows scored at once: their action features, and their pairs' activations in the widest
@@ -68,7 +69,7 @@ def shipped_scorer(game: str) -> Path:
     """The folder of the action scorers shipped for ``game`` (``checkpoints/scorers/<game>/``,
     loaded as one ensemble); a ``ValueError`` naming the games that ship one if ``game``
     does not."""
-    get_game(game)  # an unknown name is refused with the list of games
+    as_game(game)  # an unknown name is refused with the list of games
     path = SHIPPED_SCORERS / game
     if not any(path.glob("*.pt")):
         shipped = sorted(p.name for p in SHIPPED_SCORERS.iterdir() if any(p.glob("*.pt")))
@@ -98,11 +99,11 @@ class ActionScorer:
     ``network`` is a ``torch.nn.ModuleDict`` of the three MLPs (``state``, ``action``,
     ``head``), what an optimiser trains."""
 
-    def __init__(self, metadata: dict[str, Any], device: Any = "cpu") -> None:
+    def __init__(self, metadata: dict[str, Any], device: Any = "cpu", game: Game | None = None):
         import torch
 
         self.metadata = metadata
-        self.game = get_game(metadata["game"])
+        self.game = as_game(metadata["game"] if game is None else game)
         self.features = self.game.action_features
         self.low, self.high = observation_bounds(self.game)
         self.network = build_network(metadata)
@@ -113,23 +114,24 @@ class ActionScorer:
         self.to(device)
 
     @classmethod
-    def for_game(cls, game: str, net_arch: NetArch, device: Any = "cpu") -> ActionScorer:
+    def for_game(cls, game: Game, net_arch: NetArch, device: Any = "cpu") -> ActionScorer:
         """A freshly initialised scorer for ``game`` (see :func:`scorer_metadata`)."""
-        return cls(scorer_metadata(game, net_arch), device)
+        return cls(scorer_metadata(game, net_arch), device, game)
 
     @classmethod
     def from_checkpoint(
-        cls, path: str | Path, game: str | None = None, num_players: int | None = None
+        cls, path: str | Path, game: str | Game | None = None, num_players: int | None = None
     ) -> ActionScorer:
-        """The scorer stored at ``path`` (for ``game`` at ``num_players``, where given), built
-        only once the whole file passed :func:`~presages_env.agents.checkpoint.
-        check_scorer_checkpoint`."""
+        """The scorer stored at ``path`` (for ``game``, a name or a ``Game``, at
+        ``num_players``, where given), built only once the whole file passed
+        :func:`~presages_env.agents.checkpoint.check_scorer_checkpoint`."""
         saved = read_checkpoint(path)
+        name = getattr(game, "name", game)
         try:
-            metadata = check_scorer_checkpoint(saved, game, num_players)
+            metadata = check_scorer_checkpoint(saved, name, num_players)
         except (TypeError, ValueError) as error:
             raise type(error)(f"{path}: {error}") from None
-        scorer = cls(metadata)
+        scorer = cls(metadata, game=None if isinstance(game, str) else game)
         scorer.network.load_state_dict(saved["policy"])
         return scorer
 
@@ -256,11 +258,11 @@ class ActionScorer:
         return scores
 
 
-def scorer_metadata(game: str, net_arch: NetArch) -> dict[str, Any]:
+def scorer_metadata(game: Game, net_arch: NetArch) -> dict[str, Any]:
     """The checkpoint metadata of a scorer for ``game`` whose MLPs have the hidden widths of
     ``net_arch``; refused (``TypeError``/``ValueError`` naming ``net_arch``) beyond the bounds
     the loader applies, the score bound of the network as initialised included."""
-    spec = get_game(game)
+    spec = game
     n = spec.default_players
     metadata = {
         "format": SCORER_FORMAT,

@@ -62,7 +62,9 @@ from presages_env.agents.features import FEATURES, RawFeatures, make_features
 from presages_env.agents.heuristic import observation_bounds
 from presages_env.core.action_features import FEATURE_HIGH, FEATURE_LOW
 from presages_env.core.files import open_regular
-from presages_env.games import GAME_CLASSES, get_game
+from presages_env.core.game import Game
+from presages_env.core.run_spec import as_game
+from presages_env.games import GAME_CLASSES
 
 FORMAT = "presages_env.ppo_policy"
 VERSION = 1
@@ -178,10 +180,12 @@ def check_checkpoint(
     check_layouts(saved)
     metadata = parse_metadata(saved["metadata"])
     check_game(metadata["game"], game)
-    features = checked_features(metadata, num_players)
+    trained_on = as_game(metadata["game"])  # resolved once for every check below
+    features = checked_features(trained_on, metadata, num_players)
     check_tensors(metadata, saved)
     check_values(saved)
-    check_logits(metadata, saved["policy"], observation_magnitude(metadata, features, num_players))
+    magnitude = observation_magnitude(trained_on, metadata, features, num_players)
+    check_logits(metadata, saved["policy"], magnitude)
     return metadata, features
 
 
@@ -326,16 +330,17 @@ def check_game(trained_on: str, game: str | None) -> None:
         )
 
 
-def checked_features(metadata: dict[str, Any], num_players: int | None = None) -> RawFeatures:
-    """The metadata's features, once its sizes are known to fit its game (at
+def checked_features(
+    game: Game, metadata: dict[str, Any], num_players: int | None = None
+) -> RawFeatures:
+    """The metadata's features, once its sizes are known to fit its game, ``game`` (at
     ``num_players``, where given; else at some player count). The action count is compared
     first: the features' bounds are built from it."""
-    game = get_game(metadata["game"])
     counts = player_counts(game, num_players)
     found = (metadata["observation_size"], metadata["num_actions"])
     sizes = set()
     if found[1] in {game.num_actions(n) for n in counts}:
-        features = make_features(metadata["features"], metadata["game"], metadata["num_actions"])
+        features = make_features(metadata["features"], game, metadata["num_actions"])
         for n in counts:
             low, _ = features.low_high(game.obs_low(n), game.obs_high(n))
             sizes.add((low.size, game.num_actions(n)))
@@ -415,10 +420,10 @@ def check_values(saved: dict[str, Any]) -> None:
 
 
 def observation_magnitude(
-    metadata: dict[str, Any], features: RawFeatures, num_players: int | None
+    game: Game, metadata: dict[str, Any], features: RawFeatures, num_players: int | None
 ) -> np.ndarray:
-    """The largest ``|feature|`` the policy can be given, per input, at any table it may play."""
-    game = get_game(metadata["game"])
+    """The largest ``|feature|`` the policy can be given, per input, at any table of ``game``
+    it may play."""
     magnitude = np.zeros(metadata["observation_size"])
     for n in player_counts(game, num_players):
         low, high = features.low_high(game.obs_low(n), game.obs_high(n))
@@ -486,10 +491,11 @@ def check_scorer_checkpoint(
     check_layouts(saved)
     metadata = parse_metadata(saved["metadata"], validate_scorer_metadata)
     check_game(metadata["game"], game)
-    check_scorer_sizes(metadata, num_players)
+    trained_on = as_game(metadata["game"])  # resolved once for every check below
+    check_scorer_sizes(trained_on, metadata, num_players)
     check_tensors(metadata, saved, scorer_shapes(metadata))
     check_values(saved)
-    check_scorer_bounds(metadata, saved)
+    check_scorer_bounds(trained_on, metadata, saved)
     check_scores(metadata, saved["policy"])
     return metadata
 
@@ -509,10 +515,11 @@ def validate_scorer_metadata(metadata: Any) -> None:
         )
 
 
-def check_scorer_sizes(metadata: dict[str, Any], num_players: int | None = None) -> None:
-    """The sizes are the game's (at ``num_players``, where given): its observation, its
+def check_scorer_sizes(
+    game: Game, metadata: dict[str, Any], num_players: int | None = None
+) -> None:
+    """The sizes are ``game``'s (at ``num_players``, where given): its observation, its
     action table and its action features."""
-    game = get_game(metadata["game"])
     found = (metadata["observation_size"], metadata["num_actions"], metadata["action_features"])
     sizes = {
         (game.obs_size(n), game.num_actions(n), game.action_features.ACTION_FEATURES)
@@ -548,12 +555,12 @@ def _add_layers(shapes: dict, net: str, width: int, sizes: list[int]) -> int:
     return width
 
 
-def check_scorer_bounds(metadata: dict[str, Any], saved: dict[str, Any]) -> None:
+def check_scorer_bounds(game: Game, metadata: dict[str, Any], saved: dict[str, Any]) -> None:
     """The stored observation bounds are the game's observation space, which the network
     scales its input by: other bounds belong to another layout of the observation."""
     import torch
 
-    low, high = observation_bounds(get_game(metadata["game"]))
+    low, high = observation_bounds(game)
     for key, bound in zip(BOUNDS, (low, high), strict=True):
         if not torch.equal(saved[key], torch.as_tensor(bound, dtype=torch.float32)):
             raise ValueError(

@@ -10,7 +10,12 @@ simulated through the kernel's rules); PPO then only has to learn where departin
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import numpy as np
+
+if TYPE_CHECKING:
+    from presages_env.core.game import Game
 
 VALUE_CLIP = 2.0  # hint values are in rounds won; an impossible option (-inf) is clipped
 
@@ -20,8 +25,8 @@ class RawFeatures:
 
     name = "raw"
 
-    def __init__(self, game: str, num_actions: int) -> None:
-        self.game = game
+    def __init__(self, game: str | Game, num_actions: int) -> None:
+        self.game = getattr(game, "name", game)  # the game's name
         self.num_actions = num_actions
 
     def low_high(self, low: np.ndarray, high: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -37,13 +42,13 @@ class HeuristicHints(RawFeatures):
 
     name = "heuristic_hints"
 
-    def __init__(self, game: str, num_actions: int) -> None:
+    def __init__(self, game: str | Game, num_actions: int) -> None:
         super().__init__(game, num_actions)
-        from presages_env.games import get_game  # numba comes with it
+        from presages_env.core.run_spec import as_game  # numba comes with it
 
-        module = get_game(game).heuristic
+        module = as_game(game).heuristic  # trainers pass the Game; a user may name it
         if module is None:
-            raise ValueError(f"{game} has no heuristic to give hints (its Game declares none)")
+            raise ValueError(f"{self.game} has no heuristic to give hints (its Game declares none)")
         self._actions = module.heuristic_actions
         self._values = getattr(module, "heuristic_values", None)
 
@@ -75,7 +80,7 @@ class HeuristicHints(RawFeatures):
 FEATURES = {cls.name: cls for cls in (RawFeatures, HeuristicHints)}
 
 
-def make_features(name: str, game: str, num_actions: int) -> RawFeatures:
+def make_features(name: str, game: str | Game, num_actions: int) -> RawFeatures:
     """The feature map ``name`` (``"raw"`` or ``"heuristic_hints"``) for ``game``."""
     if name not in FEATURES:
         raise ValueError(f"unknown features {name!r}; choose one of {sorted(FEATURES)}")

@@ -5,23 +5,24 @@ from __future__ import annotations
 import numpy as np
 
 from presages_env.agents.base import Agent
-from presages_env.games import get_game
+from presages_env.core.game import Game
+from presages_env.core.run_spec import as_game
 
 
 class HeuristicAgent(Agent):
     """Plays the game's documented heuristic; see the module docstring of each game's.
 
     Args:
-        game: the game's name (its ``Game.heuristic`` plays).
+        game: the game, or its name (its ``Game.heuristic`` plays).
 
     Raises:
         ValueError: a game without a heuristic.
     """
 
-    def __init__(self, game: str) -> None:
+    def __init__(self, game: str | Game) -> None:
         self.name = "heuristic"
-        self.game = game
-        self._game = get_game(game)
+        self._game = as_game(game)
+        self.game = self._game.name
         module = self._game.heuristic
         if module is None:
             raise ValueError(f"{self._game.title} has no heuristic (its Game declares none)")

@@ -35,7 +35,9 @@ from presages_env.agents.checkpoint import (
 )
 from presages_env.agents.features import RawFeatures, make_features
 from presages_env.core.files import open_regular, read_json
-from presages_env.games import GAME_CLASSES, get_game
+from presages_env.core.game import Game
+from presages_env.core.run_spec import as_game
+from presages_env.games import GAME_CLASSES
 
 SHIPPED = Path(__file__).resolve().parent.parent / "checkpoints"
 # A run's config.json (a trainer's settings: under 2 KB, nested 3 deep)
@@ -97,7 +99,7 @@ class PPOAgent(Agent):
 
         metadata = policy_metadata(self.policy, self._game(game), self.features)
         validate_metadata(metadata)
-        checked_features(metadata)  # never write metadata that load would refuse
+        checked_features(as_game(metadata["game"]), metadata)  # never write what load refuses
         space = self.policy.observation_space
         saved = pack_checkpoint(metadata, space.low, space.high, self.policy.state_dict())
         torch.save(saved, str(path))
@@ -139,14 +141,14 @@ class PPOAgent(Agent):
         return np.asarray(actions, dtype=np.int64)
 
 
-def shipped_checkpoint(game: str, num_players: int | None = None) -> Path:
+def shipped_checkpoint(game: str | Game, num_players: int | None = None) -> Path:
     """The checkpoint shipped for ``game`` at ``num_players`` (default: the game's default
     count): the one trained at that count (``checkpoints/<game>_<n>p.pt``) where it exists,
     else the game's own (``checkpoints/<game>.pt``)."""
-    spec = get_game(game)  # an unknown name is refused with the list of games
+    spec = as_game(game)  # an unknown name is refused with the list of games
     n = spec.default_players if num_players is None else spec.check_num_players(num_players)
-    per_count = SHIPPED / f"{game}_{n}p.pt"
-    return per_count if per_count.is_file() else SHIPPED / f"{game}.pt"
+    per_count = SHIPPED / f"{spec.name}_{n}p.pt"
+    return per_count if per_count.is_file() else SHIPPED / f"{spec.name}.pt"
 
 
 class _SpacesOnly(gymnasium.Env):

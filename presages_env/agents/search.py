@@ -34,8 +34,8 @@ from presages_env.core.batched import bind_kernels, source_digest
 from presages_env.core.game import Game
 from presages_env.core.header import HDR_CURRENT, HDR_NUM_PLAYERS, HDR_TERMINAL
 from presages_env.core.rng import choose_legal, splitmix_next
+from presages_env.core.run_spec import as_game
 from presages_env.core.validation import check_int, check_seed
-from presages_env.games import get_game
 
 # Simulations of one search: its node table is (simulations + 1) x actions int32 children,
 # about 120 MB at this bound for Res Arcana's 283 actions (the docs' searches use 50-1000).
@@ -309,7 +309,7 @@ class ISMCTSAgent(Agent):
     Seeded, so a tournament replays exactly.
 
     Args:
-        game_name: the game's name (it needs a ``world_sampler``).
+        game_name: the game, or its name (it needs a ``world_sampler``).
         simulations: simulations per decision.
         exploration: the UCB constant, in reward units.
         seed: the seed of the worlds and rollouts.
@@ -320,7 +320,7 @@ class ISMCTSAgent(Agent):
 
     def __init__(
         self,
-        game_name: str,
+        game_name: str | Game,
         simulations: int = 200,
         exploration: float = 1.4,
         seed: int = 0,
@@ -334,7 +334,7 @@ class ISMCTSAgent(Agent):
         if not 0 <= exploration < np.inf:
             raise ValueError(f"exploration must be a finite number >= 0, got {exploration!r}")
         seed = check_seed(seed)
-        self.game = get_game(game_name)
+        self.game = as_game(game_name)
         if rollouts is None:
             rollouts = self.game.search_rollouts
         if rollouts not in ("random", "heuristic"):

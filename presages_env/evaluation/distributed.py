@@ -30,11 +30,11 @@ import numpy as np
 
 from presages_env.agents.base import Agent
 from presages_env.core.rng import derive_seed
+from presages_env.core.run_spec import as_game
 from presages_env.core.validation import MAX_NUM_ENVS, MAX_NUM_GAMES, check_int, check_seed
 from presages_env.core.vector import VectorEnv
 from presages_env.evaluation.tournament import (
     MatchResult,
-    _describe,
     _one_side_against_the_rest,
     _play,
     check_duplicate_games,
@@ -67,7 +67,7 @@ def play_chunk(chunk: Chunk) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     The agents are copied first: every chunk starts from them as given (a random agent's
     RNG included) whether it runs here after other chunks or alone on a worker."""
     vec = VectorEnv(
-        _describe(chunk.game),
+        as_game(chunk.game),
         min(chunk.num_envs, chunk.count),
         chunk.num_players,
         seed=chunk.seed,
@@ -156,7 +156,7 @@ def chunked_round_robin(
     starts = list(range(0, num_games, chunk_games))
     chunks = [
         Chunk(
-            _describe(game).name,
+            as_game(game).name,
             (agents[a], agents[b]),
             first,
             min(chunk_games, num_games - first),

@@ -28,6 +28,7 @@ import numpy as np
 from presages_env.agents.base import Agent, act_on
 from presages_env.core.game import Game
 from presages_env.core.rng import derive_seed
+from presages_env.core.run_spec import as_game
 from presages_env.core.validation import MAX_NUM_ENVS, MAX_NUM_GAMES, check_int
 from presages_env.core.vector import VectorEnv
 from presages_env.evaluation.stats import (
@@ -36,7 +37,6 @@ from presages_env.evaluation.stats import (
     grouped_win_rate,
     win_rate,
 )
-from presages_env.games import get_game
 
 # Rewards closer than this count as equal when deciding who won (they are float sums).
 TIE_TOLERANCE = 1e-6
@@ -217,7 +217,7 @@ def deal_group_size(game: str | Game, num_players: int | None = None, **options:
     Returns:
         The number of sides, judged on one deal (the number of teams never depends on it).
     """
-    return _num_sides(VectorEnv(_describe(game), 1, num_players, **options))
+    return _num_sides(VectorEnv(as_game(game), 1, num_players, **options))
 
 
 def check_duplicate_games(num_games: int, group_size: int) -> int:
@@ -397,7 +397,7 @@ def has_teams(game: str | Game, num_players: int | None = None, **options: Any) 
     Returns:
         True when at least two seats play for one team.
     """
-    return _has_teams(VectorEnv(_describe(game), 1, num_players, **options))
+    return _has_teams(VectorEnv(as_game(game), 1, num_players, **options))
 
 
 def rate(results: Sequence[MatchResult]) -> dict[str, Rating]:
@@ -479,17 +479,13 @@ def _vector_env(
     (at least ``least``: two give a confidence interval)."""
     num_games = check_int(num_games, f"num_games (at least {least})", least, MAX_NUM_GAMES)
     num_envs = check_int(num_envs, "num_envs", 1, MAX_NUM_ENVS)
-    return VectorEnv(_describe(game), min(num_envs, num_games), num_players, seed=seed, **options)
+    return VectorEnv(as_game(game), min(num_envs, num_games), num_players, seed=seed, **options)
 
 
 def _sides(vec: VectorEnv, env: int) -> np.ndarray:
     """Side of each seat in the game of ``env``: its team, renumbered 0 .. S-1."""
     teams = np.asarray(vec.game.teams(vec.states[env]))
     return np.unique(teams, return_inverse=True)[1].reshape(-1)
-
-
-def _describe(game: str | Game) -> Game:
-    return get_game(game) if isinstance(game, str) else game
 
 
 def _num_sides(vec: VectorEnv) -> int:

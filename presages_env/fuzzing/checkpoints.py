@@ -156,7 +156,7 @@ def make_corpus(game_name: str, seed: int, path: Path, policy: str = "ppo") -> C
         if policy == "ppo":
             _small_ppo(game_name).save(path)
         else:
-            ActionScorer.for_game(game_name, SCORER_ARCH).save(path)
+            ActionScorer.for_game(get_game(game_name), SCORER_ARCH).save(path)
     base = torch.load(path, weights_only=True)
     shipped = {g: _shipped(g) for g in GAME_CLASSES}
     others = [(g, content) for g, content in shipped.items() if g != game_name and content]

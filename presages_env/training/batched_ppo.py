@@ -37,10 +37,10 @@ from presages_env.agents.base import Agent, ErringAgent
 from presages_env.agents.features import make_features
 from presages_env.agents.ppo import PPOAgent, frozen_copy, policy_metadata, shipped_checkpoint
 from presages_env.core.files import read_json
+from presages_env.core.run_spec import RunSpec, as_game
 from presages_env.core.validation import offset_seed
 from presages_env.evaluation.learning_curve import LearningCurve
-from presages_env.games import get_game
-from presages_env.training.config import PPOConfig, ScorerConfig
+from presages_env.training.config import PPOConfig, ScorerConfig, TrainingRun
 from presages_env.training.critic_input import critic_state_size
 from presages_env.training.opponents import EpsilonCurriculum, graded, opponent_agents
 from presages_env.training.rollout import SelfPlayRollouts
@@ -57,6 +57,7 @@ from presages_env.training.settings import (
     Rule,
     Text,
     check_game_settings,
+    check_policy_size,
     check_rollout_memory,
     checked_settings,
     learner_input_size,
@@ -132,8 +133,9 @@ def game_config(game: str, **overrides: Any) -> BatchedPPOConfig:
     """The recorded hyper-parameters of ``game`` (``hyperparameters.json``), with overrides."""
     with as_file(files(__package__).joinpath("hyperparameters.json")) as path:
         table = read_json(path, "the hyper-parameter table", MAX_TABLE_BYTES, 4)
-    recorded = {**table.get("default", {}), **table.get(get_game(game).name, {})}
-    settings = {**recorded, **overrides, "game": get_game(game).name}
+    name = as_game(game).name  # a user's name, resolved once (an unknown one refused)
+    recorded = {**table.get("default", {}), **table.get(name, {})}
+    settings = {**recorded, **overrides, "game": name}
     fields = {f.name for f in dataclasses.fields(BatchedPPOConfig)}
     unknown = sorted(set(settings) - fields)
     if unknown:
@@ -141,24 +143,32 @@ def game_config(game: str, **overrides: Any) -> BatchedPPOConfig:
     return BatchedPPOConfig(**settings)  # lists stay lists until check_config makes them tuples
 
 
-def check_config(config: BatchedPPOConfig) -> BatchedPPOConfig:
-    """``config`` with every setting checked and made a plain value; raises
-    ``TypeError``/``ValueError`` naming the setting before anything is built or written."""
+def checked_run(config: BatchedPPOConfig) -> TrainingRun[BatchedPPOConfig]:
+    """``config`` with every setting checked (once, here) and made a plain value, and its
+    game resolved (once, here); raises ``TypeError``/``ValueError`` naming the setting
+    before anything is built or written."""
     config = checked_settings(config, SETTINGS)
-    game, n = check_game_settings(config)
+    spec = check_game_settings(config)
+    check_policy_size(config, spec)
+    game, n = spec.game, spec.num_players
     rows = config.num_envs * config.rollout_steps
     workspace, step_sizes = 0, ""
     if config.policy == "action_features":
-        check_action_feature_policy(config, game.name)
+        check_action_feature_policy(config, spec)
         workspace = SCORING_WORKSPACE_BYTES + scorer_minibatch_bytes(config, game, n, rows)
         step_sizes = STEP_SIZES
     inputs = learner_input_size(game, n, config.features, config.critic)
-    row_bytes = 4 * inputs + game.num_actions(n) + ROLLOUT_ROW_BYTES
+    row_bytes = 4 * inputs + spec.num_actions + ROLLOUT_ROW_BYTES
     check_rollout_memory("num_envs x rollout_steps", rows, row_bytes, workspace, step_sizes)
-    return config
+    return TrainingRun(config, spec)
 
 
-def check_action_feature_policy(config: BatchedPPOConfig, game_name: str) -> None:
+def check_config(config: BatchedPPOConfig) -> BatchedPPOConfig:
+    """``config`` with every setting checked and made a plain value (:func:`checked_run`)."""
+    return checked_run(config).config
+
+
+def check_action_feature_policy(config: BatchedPPOConfig, spec: RunSpec) -> None:
     """The settings the action-feature policy allows: the raw observation, no initial
     policy, and a scorer the checkpoint format holds."""
     if config.features != "raw":
@@ -171,7 +181,7 @@ def check_action_feature_policy(config: BatchedPPOConfig, game_name: str) -> Non
             f"init_policy {config.init_policy!r}: policy 'action_features' starts from "
             "scratch; set init_policy=None"
         )
-    config.check_scorer_arch(game_name)
+    config.check_scorer_arch(spec)
 
 
 # The settings a step of the action-feature policy's update grows with.
@@ -212,12 +222,13 @@ class BatchedPPO:
     """The learner: its policy (an SB3 maskable policy, or an action scorer with a critic of
     its own), its optimiser and (optionally) a global critic."""
 
-    def __init__(self, config: BatchedPPOConfig) -> None:
+    def __init__(self, run: TrainingRun[BatchedPPOConfig]) -> None:
         import torch
         from gymnasium import spaces
         from sb3_contrib.common.maskable.policies import MaskableActorCriticPolicy
 
-        self.config = config = check_config(config)
+        self.config = config = run.config
+        self.spec = spec = run.spec
         self.torch = torch
         self.device = torch.device(
             ("cuda" if torch.cuda.is_available() else "cpu")
@@ -228,25 +239,24 @@ class BatchedPPO:
             config.precision == "auto" and native_bfloat16(torch, self.device)
         )
         torch.manual_seed(config.seed)
-        game = get_game(config.game)
-        n = game.check_num_players(config.num_players or game.default_players)
-        self.features = make_features(config.features, game.name, game.num_actions(n))
+        game, n = spec.game, spec.num_players
+        self.features = make_features(config.features, game, spec.num_actions)
         self.obs_dtype = game.obs_dtype
         low, high = self.features.low_high(game.obs_low(n), game.obs_high(n))
         self.scorer = None
         self._snapshots = 0
         if config.policy == "action_features":
-            self.scorer = scorer_policy(config, self.device)
+            self.scorer = scorer_policy(run, self.device)
             self.policy = self.scorer.network
         elif config.init_policy is None:
             self.policy = MaskableActorCriticPolicy(
                 spaces.Box(low, high),
-                spaces.Discrete(game.num_actions(n)),
+                spaces.Discrete(spec.num_actions),
                 lambda _: config.learning_rate,
                 net_arch=list(config.net_arch),
             )
         else:
-            self.policy = initial_policy(config, game.name, n)
+            self.policy = initial_policy(run)
         self.policy.to(self.device)
         self.critic = None
         parameters = list(self.policy.parameters())
@@ -438,12 +448,12 @@ class BatchedPPO:
         return ActionScorerAgent(self.scorer.frozen_copy(), name, deterministic=False, seed=seed)
 
 
-def scorer_policy(config: BatchedPPOConfig, device) -> ActionScorer:
+def scorer_policy(run: TrainingRun[BatchedPPOConfig], device) -> ActionScorer:
     """A fresh action scorer as PPO's actor, its last layer scaled down (as SB3 does with its
     action net) so that the first policy is close to uniform over the legal actions."""
     import torch
 
-    scorer = ActionScorer.for_game(config.game, config.scorer_arch(), device)
+    scorer = ActionScorer.for_game(run.spec.game, run.config.scorer_arch(), device)
     last = scorer.network["head"][-1]
     with torch.no_grad():
         last.weight.mul_(0.01)
@@ -451,12 +461,13 @@ def scorer_policy(config: BatchedPPOConfig, device) -> ActionScorer:
     return scorer
 
 
-def initial_policy(config: BatchedPPOConfig, game: str, num_players: int):
+def initial_policy(run: TrainingRun[BatchedPPOConfig]):
     """The policy of ``config.init_policy``, loaded through the checked loader, refused unless
     its features and network are the config's (the run records what it trained)."""
+    config, game, num_players = run.config, run.spec.game.name, run.spec.num_players
     path = config.init_policy
     if path == "shipped":
-        path = shipped_checkpoint(game, num_players)
+        path = shipped_checkpoint(run.spec.game, num_players)
     loaded = PPOAgent.load(path, game=game, num_players=num_players)
     features = "raw" if loaded.features is None else loaded.features.name
     if features != config.features:
@@ -477,17 +488,15 @@ def make_rollouts(learner: BatchedPPO, opponents, num_envs: int | None = None) -
     """The run's games (``num_envs`` of them, default the config's), against ``opponents``."""
     config = learner.config
     return SelfPlayRollouts(
-        config.game,
+        learner.spec,
         num_envs or config.num_envs,
         config.rollout_steps,
         learner.features,
-        num_players=config.num_players,
         opponents=opponents,
         pool_share=config.pool_share,
         team_play=config.team_play,
         central_critic=config.critic == "global",
         seed=config.seed,
-        **config.game_options,
     )
 
 
@@ -508,12 +517,22 @@ def train_batched(
     the learner and its curve. ``opponents`` (default: ``config.baseline_opponents`` by name)
     start the pool; frozen snapshots of the learner join it as it trains.
     ``curve_opponents`` (default: ``config.eval_opponents`` by name) are the learning
-    curve's."""
-    learner = BatchedPPO(config)  # checks the config and init_policy before anything is written
-    config = learner.config  # its plain values
+    curve's. The config is checked and its game resolved first (:func:`checked_run`)."""
+    return train_batched_run(checked_run(config), opponents, curve_opponents=curve_opponents)
+
+
+def train_batched_run(
+    run: TrainingRun[BatchedPPOConfig],
+    opponents: Sequence[Agent] | None = None,
+    *,
+    curve_opponents: Sequence[Agent] | None = None,
+) -> tuple[BatchedPPO, LearningCurve]:
+    """:func:`train_batched` of a run :func:`checked_run` made (a command line's)."""
+    learner = BatchedPPO(run)  # loads and checks init_policy before anything is written
+    config, spec = run.config, run.spec
     out = write_config(config)
     if opponents is None:
-        opponents = opponent_agents(config.baseline_opponents, config.game, config.seed)
+        opponents = opponent_agents(config.baseline_opponents, spec.game, config.seed)
     baselines = [
         graded(agent, config.heuristic_epsilon, config.epsilon_curriculum, config.seed)
         for agent in opponents
@@ -523,7 +542,7 @@ def train_batched(
         for agent in baselines
         if config.epsilon_curriculum and isinstance(agent, ErringAgent)
     ]
-    log = RunLog(config, out, method_label(config), "batched PPO self-play", curve_opponents)
+    log = RunLog(run, out, method_label(config), "batched PPO self-play", curve_opponents)
     rollouts = make_rollouts(learner, baselines)
     log.start(
         lambda: learner.rehearse(collect(learner, make_rollouts(learner, baselines, 2))),

@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from presages_env.evaluation.learning_curve import LearningCurve, plot_learning_curve, win_rates
+from presages_env.training.config import TrainingRun
 from presages_env.training.settings import config_json, seconds_argument
 
 # the settings the flags give
@@ -73,15 +74,16 @@ def settings_epilog(defaults: Any) -> str:
 def train_from_command_line(
     doc: str,
     make_config: Callable[[dict[str, Any]], Any],
-    check: Callable[[Any], Any],
-    train: Callable[[Any], tuple[Any, LearningCurve]],
+    check: Callable[[Any], TrainingRun],
+    train: Callable[[TrainingRun], tuple[Any, LearningCurve]],
     *,
     game: str,
     out: str,
 ) -> None:
     """Parse the command line (``doc``: the script's docstring), build the config with
-    ``make_config(settings)`` and ``check`` it (a bad setting is a usage error, refused
-    before anything is written), ``train`` it, plot and print its learning curve."""
+    ``make_config(settings)``, ``check`` it into a run (every setting checked and the game
+    resolved, once: a bad setting is a usage error, refused before anything is written),
+    ``train`` the run, plot and print its learning curve."""
     defaults = {
         "game": game,
         "num_players": None,
@@ -132,11 +134,11 @@ def train_from_command_line(
         **dict(args.set),
     }
     try:
-        config = check(make_config(settings))
+        run = check(make_config(settings))
     except (TypeError, ValueError) as error:
         parser.error(str(error))
-    _, curve = train(config)
-    print(f"plot: {plot_learning_curve(curve, Path(config.out_dir) / 'learning_curve.png')}")
+    _, curve = train(run)
+    print(f"plot: {plot_learning_curve(curve, Path(run.config.out_dir) / 'learning_curve.png')}")
     for row in curve:
         rates = ", ".join(f"{name} {rate:.1%}" for name, rate in win_rates(row).items())
         print(f"{row['timesteps']:>11,} decisions {row['seconds']:>7.0f} s: {rates}")

@@ -11,8 +11,12 @@ time: fewer games, longer rollouts). Each setting's type and range is in ``setti
 from __future__ import annotations
 
 import dataclasses
+from typing import Generic, TypeVar
 
+from presages_env.core.run_spec import RunSpec
 from presages_env.games import DEFAULT_GAME
+
+ConfigT = TypeVar("ConfigT", bound="TrainerConfig")
 
 
 @dataclasses.dataclass
@@ -72,17 +76,26 @@ class ScorerConfig(TrainerConfig):
             "head": list(self.head_net_arch),
         }
 
-    def check_scorer_arch(self, game: str) -> None:
+    def check_scorer_arch(self, spec: RunSpec) -> None:
         """Refuse (``ValueError`` naming the three settings) a scorer the checkpoint format
         cannot hold, before it is trained."""
         from presages_env.agents.action_scorer import scorer_metadata
 
         arch = self.scorer_arch()
         try:
-            scorer_metadata(game, arch)
+            scorer_metadata(spec.game, arch)
         except ValueError as error:
             raise ValueError(
                 f"net_arch, action_net_arch, head_net_arch = {arch['state']}, "
                 f"{arch['action']}, {arch['head']}: the network is beyond the checkpoint "
                 f"format's bounds ({error})"
             ) from None
+
+
+@dataclasses.dataclass(frozen=True)
+class TrainingRun(Generic[ConfigT]):
+    """A trainer's config checked once (every setting a plain value) with its game resolved
+    once (``spec``): what a trainer's ``check_config`` returns and its learner reads."""
+
+    config: ConfigT
+    spec: RunSpec

@@ -27,7 +27,6 @@ import dataclasses
 import math
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from types import SimpleNamespace
 from typing import Any
 
 import numba as nb
@@ -41,8 +40,7 @@ from presages_env.agents.action_scorer import (
 from presages_env.agents.base import Agent, act_on
 from presages_env.agents.features import RawFeatures
 from presages_env.evaluation.learning_curve import LearningCurve
-from presages_env.games import get_game
-from presages_env.training.config import ScorerConfig
+from presages_env.training.config import ScorerConfig, TrainingRun
 from presages_env.training.opponents import opponent_agents
 from presages_env.training.rollout import LEARNER, SelfPlayRollouts
 from presages_env.training.run_log import RunLog
@@ -105,23 +103,26 @@ def dmc_config(**settings: Any) -> DMCConfig:
     return DMCConfig(**settings)
 
 
-def check_config(config: DMCConfig) -> DMCConfig:
-    """``config`` with every setting checked and made a plain value; raises
-    ``TypeError``/``ValueError`` naming the setting before anything is built or written."""
+def checked_run(config: DMCConfig) -> TrainingRun[DMCConfig]:
+    """``config`` with every setting checked (once, here) and made a plain value, and its
+    game resolved (once, here); raises ``TypeError``/``ValueError`` naming the setting
+    before anything is built or written."""
     config = checked_settings(config, SETTINGS)
-    # the game's own checks of num_players and game_options; the network is checked as the
-    # scorer it is, below (check_game_settings sizes a PPO policy: none here)
-    game, n = check_game_settings(
-        SimpleNamespace(**{**dataclasses.asdict(config), "features": "raw", "net_arch": ()})
-    )
-    config.check_scorer_arch(game.name)
+    spec = check_game_settings(config)  # the game's own checks of num_players, game_options
+    config.check_scorer_arch(spec)  # the network, as the scorer it is
+    game, n = spec.game, spec.num_players
     row_bytes = game.obs_size(n) * np.dtype(game.obs_dtype).itemsize
     row_bytes += 4 * game.action_features.ACTION_FEATURES + ROW_BYTES
     rows = config.buffer_size + config.num_envs * config.decisions_per_game
     check_rollout_memory(
         "buffer_size + num_envs x decisions_per_game", rows, row_bytes, SCORING_WORKSPACE_BYTES
     )
-    return config
+    return TrainingRun(config, spec)
+
+
+def check_config(config: DMCConfig) -> DMCConfig:
+    """``config`` with every setting checked and made a plain value (:func:`checked_run`)."""
+    return checked_run(config).config
 
 
 # ---- the replay buffer ------------------------------------------------------------------
@@ -159,20 +160,19 @@ class DMCActors(SelfPlayRollouts):
     each learner decision waits in its game's journal until the game ends, then goes to the
     replay buffer with its return."""
 
-    def __init__(self, config: DMCConfig, opponents: Sequence[Agent], buffer: ReplayBuffer):
-        game = get_game(config.game)
-        n = config.num_players or game.default_players
+    def __init__(
+        self, run: TrainingRun[DMCConfig], opponents: Sequence[Agent], buffer: ReplayBuffer
+    ):
+        config, spec = run.config, run.spec
         super().__init__(
-            config.game,
+            spec,
             config.num_envs,
             1,  # PPO's rollout buffers are not used
-            RawFeatures(game.name, game.num_actions(n)),
-            num_players=config.num_players,
+            RawFeatures(spec.game, spec.num_actions),
             opponents=opponents,
             pool_share=config.pool_share,
             team_play=config.team_play,
             seed=config.seed,
-            **config.game_options,
         )
         b, size = self.num_envs, config.decisions_per_game
         features = self.game.action_features.ACTION_FEATURES
@@ -277,18 +277,18 @@ def monte_carlo_returns(ended, counts, rewards, seats, num_players, gamma, slots
 class DMCLearner:
     """The network, its optimiser, ε-greedy choices and the regression on the buffer."""
 
-    def __init__(self, config: DMCConfig) -> None:
+    def __init__(self, run: TrainingRun[DMCConfig]) -> None:
         import torch
 
-        self.config = config = check_config(config)
+        self.config = config = run.config
         self.torch = torch
         device = config.device
         if device == "auto":
             device = "cuda" if torch.cuda.is_available() else "cpu"
         torch.manual_seed(config.seed)
-        self.scorer = ActionScorer.for_game(config.game, config.scorer_arch(), device)
+        self.scorer = ActionScorer.for_game(run.spec.game, config.scorer_arch(), device)
         if config.init_policy is not None:
-            self.scorer.network.load_state_dict(initial_scorer(config).network.state_dict())
+            self.scorer.network.load_state_dict(initial_scorer(run).network.state_dict())
         self.optimiser = torch.optim.Adam(self.scorer.network.parameters(), lr=config.learning_rate)
         self._rng = np.random.default_rng(config.seed)
 
@@ -345,20 +345,19 @@ class DMCLearner:
         return ActionScorerAgent(self.scorer, name)
 
 
-def initial_scorer(config: DMCConfig) -> ActionScorer:
+def initial_scorer(run: TrainingRun[DMCConfig]) -> ActionScorer:
     """The scorer of ``config.init_policy`` (a longer run in several legs), loaded through the
     checked loader for the config's game and table size, refused unless its network is the
     config's (the run records what it trained)."""
+    config, spec = run.config, run.spec
     path = config.init_policy
     if Path(path).is_dir():
         raise ValueError(
             f"init_policy {path!r} is a folder (an ensemble): one network is continued; name "
             "one of its checkpoints"
         )
-    game = get_game(config.game)
-    num_players = game.check_num_players(config.num_players or game.default_players)
     try:
-        loaded = ActionScorer.from_checkpoint(path, config.game, num_players)
+        loaded = ActionScorer.from_checkpoint(path, spec.game, spec.num_players)
     except OSError as error:
         raise ValueError(f"init_policy {path!r} cannot be read: {error}") from None
     except (TypeError, ValueError) as error:
@@ -383,12 +382,23 @@ def train_dmc(
     ``learning_curve.csv`` and TensorBoard scalars in ``logs/``. ``opponents`` (default:
     ``config.baseline_opponents`` by name) are the pool of the ``pool_share`` deals;
     ``curve_opponents`` (default: ``config.eval_opponents`` by name) those of the learning
-    curve. Returns the learner and its curve."""
-    learner = DMCLearner(config)  # checks the config before anything is written
-    config = learner.config
+    curve. Returns the learner and its curve. The config is checked and its game resolved
+    first (:func:`checked_run`)."""
+    return train_dmc_run(checked_run(config), opponents, curve_opponents=curve_opponents)
+
+
+def train_dmc_run(
+    run: TrainingRun[DMCConfig],
+    opponents: Sequence[Agent] | None = None,
+    *,
+    curve_opponents: Sequence[Agent] | None = None,
+) -> tuple[DMCLearner, LearningCurve]:
+    """:func:`train_dmc` of a run :func:`checked_run` made (a command line's)."""
+    learner = DMCLearner(run)  # loads and checks init_policy before anything is written
+    config = run.config
     out = write_config(config)
     if opponents is None:
-        opponents = opponent_agents(config.baseline_opponents, config.game, config.seed)
+        opponents = opponent_agents(config.baseline_opponents, run.spec.game, config.seed)
     game = learner.scorer.game
     buffer = ReplayBuffer(
         config.buffer_size,
@@ -396,9 +406,9 @@ def train_dmc(
         game.obs_dtype,
         game.action_features.ACTION_FEATURES,
     )
-    log = RunLog(config, out, method_label(config), "DMC self-play", curve_opponents)
-    actors = DMCActors(config, opponents, buffer)
-    log.start(lambda: warm_up(learner, opponents), lambda: evaluate(learner, log, 0))
+    log = RunLog(run, out, method_label(config), "DMC self-play", curve_opponents)
+    actors = DMCActors(run, opponents, buffer)
+    log.start(lambda: warm_up(learner, run, opponents), lambda: evaluate(learner, log, 0))
     decisions = updates = 0
     while decisions < config.total_timesteps:
         if config.time_budget_s is not None and log.elapsed >= config.time_budget_s:
@@ -418,7 +428,7 @@ def train_dmc(
     return learner, log.curve
 
 
-def warm_up(learner: DMCLearner, opponents: Sequence[Agent]) -> None:
+def warm_up(learner: DMCLearner, run: TrainingRun[DMCConfig], opponents: Sequence[Agent]) -> None:
     """Start-up before the clock: two throwaway games played by the run's learner and
     opponents until one ends (the game's kernels, the action features and the returns'
     kernel compile), then one forward and backward pass of the scorer."""
@@ -430,7 +440,8 @@ def warm_up(learner: DMCLearner, opponents: Sequence[Agent]) -> None:
         game.obs_dtype,
         game.action_features.ACTION_FEATURES,
     )
-    actors = DMCActors(dataclasses.replace(config, num_envs=2), opponents, buffer)
+    two = TrainingRun(dataclasses.replace(config, num_envs=2), run.spec)
+    actors = DMCActors(two, opponents, buffer)
     while not buffer.size:
         actors.play(1, learner.choose)
     learner.rehearse(buffer)

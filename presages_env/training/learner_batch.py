@@ -20,10 +20,11 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-import presages_env
 from presages_env.agents.base import Agent
 from presages_env.agents.features import make_features
 from presages_env.core.actions import legal_actions
+from presages_env.core.game import Game
+from presages_env.core.run_spec import as_game
 from presages_env.core.validation import (
     MAX_STEP,
     check_actions,
@@ -31,6 +32,7 @@ from presages_env.core.validation import (
     check_seed,
     optional_seed,
 )
+from presages_env.core.vector import VectorEnv
 from presages_env.training.critic_input import critic_state, critic_state_bounds
 from presages_env.training.opponents import OpponentPool, learner_side
 
@@ -57,7 +59,7 @@ class LearnerStep(NamedTuple):
 class LearnerBatch:
     def __init__(
         self,
-        game: str,
+        game: str | Game,
         num_envs: int,
         opponents: Sequence[Agent],
         num_players: int | None = None,
@@ -71,10 +73,8 @@ class LearnerBatch:
     ) -> None:
         self.critic_state = bool(critic_state)
         self.max_steps = check_int(max_steps, "max_steps (0 = no cap)", 0, MAX_STEP)
-        seed = check_seed(seed)
-        self.vec = presages_env.make_vec(
-            game, num_envs, num_players=num_players, seed=seed, **options
-        )
+        self.seed = seed = check_seed(seed)
+        self.vec = VectorEnv(as_game(game), num_envs, num_players, seed=seed, **options)
         self.game = self.vec.game
         self.num_envs = self.vec.num_envs
         self.num_players = n = self.vec.num_players

@@ -15,7 +15,7 @@ BASELINE_OPPONENTS = ("random", "heuristic")
 OpponentSpec = Agent | str | Sequence[Agent | str]
 
 
-def baseline_agent(name: str, game: str, seed: int = 0) -> Agent:
+def baseline_agent(name: str, game: str | Game, seed: int = 0) -> Agent:
     """The baseline agent ``name`` (``"random"`` seeded by ``seed``, or ``"heuristic"``)."""
     if name == "random":
         return RandomAgent(seed)
@@ -78,7 +78,7 @@ def graded(agent: Agent, epsilon: float, curriculum: bool, seed: int) -> Agent:
     return agent
 
 
-def opponent_agents(spec: OpponentSpec, game: str, seed: int) -> list[Agent]:
+def opponent_agents(spec: OpponentSpec, game: str | Game, seed: int) -> list[Agent]:
     """Agents for ``spec``: names become fresh baseline agents seeded from ``seed`` (so a
     view reset with a seed replays exactly), Agent objects are used as they are."""
     specs = [spec] if isinstance(spec, (Agent, str)) else list(spec)

@@ -19,9 +19,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
-import presages_env
 from presages_env.agents.base import Agent, act_on
 from presages_env.agents.features import RawFeatures
+from presages_env.core.run_spec import RunSpec
 from presages_env.evaluation.tournament import TIE_TOLERANCE
 from presages_env.training.critic_input import critic_state, critic_state_size
 from presages_env.training.opponents import OpponentPool, learner_side
@@ -62,26 +62,22 @@ def outcome(rewards: np.ndarray, learner: np.ndarray) -> float:
 
 
 class SelfPlayRollouts:
-    """Collects rollouts of ``steps`` vector steps from ``num_envs`` games."""
+    """Collects rollouts of ``steps`` vector steps from ``num_envs`` games of ``spec``."""
 
     def __init__(
         self,
-        game: str,
+        spec: RunSpec,
         num_envs: int,
         steps: int,
         features: RawFeatures,
         *,
-        num_players: int | None = None,
         opponents: Sequence[Agent] = (),
         pool_share: float = 0.0,
         team_play: bool = True,
         central_critic: bool = False,
         seed: int = 0,
-        **options,
     ) -> None:
-        self.vec = presages_env.make_vec(
-            game, num_envs, num_players=num_players, seed=seed, **options
-        )
+        self.vec = spec.vector_env(num_envs, seed)
         self.game = self.vec.game
         self.num_envs = b = self.vec.num_envs
         self.num_players = n = self.vec.num_players

@@ -7,13 +7,12 @@ import csv
 import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any
 
 from presages_env.agents.base import Agent
 from presages_env.core.compiling import announce_compiling
 from presages_env.core.validation import offset_seed
 from presages_env.evaluation.learning_curve import WIN_RATE, LearningCurve
-from presages_env.games import get_game
+from presages_env.training.config import TrainingRun
 from presages_env.training.opponents import baseline_agent
 
 
@@ -117,17 +116,17 @@ class RunLog:
 
     def __init__(
         self,
-        config: Any,
+        run: TrainingRun,
         out: Path,
         method: str,
         label: str,
         curve_opponents: Sequence[Agent] | None = None,
     ) -> None:
-        self.config, self.out, self.label = config, Path(out), label
+        self.run, self.config, self.out, self.label = run, run.config, Path(out), label
         self.curve_opponents = curve_opponents
         self.curve = LearningCurve(method=method)
         print(f"{label}: writing to {self.out}/")
-        announce_compiling([get_game(config.game)])  # before any env is built
+        announce_compiling([run.spec.game])  # before any env is built
         self.tensorboard = TensorBoardLog(self.out)
         self.bar: BudgetBar | None = None
         self._start: float | None = None
@@ -158,12 +157,11 @@ class RunLog:
 
     def evaluate(self, agent: Agent, decisions: int, extra: dict | None = None) -> None:
         """A point of the learning curve against the config's evaluation opponents."""
-        config = self.config
         seconds = round(self.elapsed, 1)
         opponents = self.curve_opponents
         if opponents is None:
-            opponents = config.eval_opponents
-        add_curve_point(self.curve, agent, config, opponents, decisions, seconds, self.out, extra)
+            opponents = self.config.eval_opponents
+        add_curve_point(self.curve, agent, self.run, opponents, decisions, seconds, self.out, extra)
         self.tensorboard.curve_point(self.curve)
         self.bar.show_win_rates(self.curve)
 
@@ -179,7 +177,7 @@ class RunLog:
 def add_curve_point(
     curve: LearningCurve,
     agent: Agent,
-    config: Any,
+    run: TrainingRun,
     opponents: Sequence[str | Agent],
     decisions: int,
     seconds: float,
@@ -187,11 +185,12 @@ def add_curve_point(
     extra: dict | None = None,
 ) -> None:
     """Measure ``agent`` against each of ``opponents`` (a baseline by name, or an agent under
-    its ``name``; ``config`` gives the game, its options and player count, the games and the
+    its ``name``; ``run`` gives the game, its options and player count, the games and the
     seed), add the row to ``curve`` with ``extra`` columns (the same in every row of a run)
     and rewrite ``out/learning_curve.csv``."""
     from presages_env.evaluation.tournament import head_to_head
 
+    config, spec = run.config, run.spec
     row = {"timesteps": decisions, "seconds": seconds, **(extra or {})}
     for opponent in opponents:
         if isinstance(opponent, Agent):
@@ -199,16 +198,16 @@ def add_curve_point(
         else:
             name, opponent = (
                 opponent,
-                baseline_agent(opponent, config.game, offset_seed(config.seed, 1)),
+                baseline_agent(opponent, spec.game, offset_seed(config.seed, 1)),
             )
         result = head_to_head(
-            config.game,
+            spec.game,
             agent,
             opponent,
             config.eval_games,
-            num_players=config.num_players,
+            num_players=spec.num_players,
             seed=offset_seed(config.seed, 12345),
-            **config.game_options,
+            **spec.options,
         )
         row[f"{WIN_RATE}{name}"] = result.win_rate
         row[f"mean_reward_vs_{name}"] = result.mean_reward

@@ -15,8 +15,7 @@ from typing import Any
 from presages_env.agents.features import RawFeatures
 from presages_env.agents.ppo import PPOAgent, frozen_copy
 from presages_env.evaluation.learning_curve import LearningCurve
-from presages_env.games import get_game
-from presages_env.training.config import PPOConfig
+from presages_env.training.config import PPOConfig, TrainingRun
 from presages_env.training.opponents import BASELINE_OPPONENTS, baseline_agent, opponent_agents
 from presages_env.training.run_log import RunLog
 from presages_env.training.settings import (
@@ -30,6 +29,7 @@ from presages_env.training.settings import (
     Rule,
     Text,
     check_game_settings,
+    check_policy_size,
     check_rollout_memory,
     checked_settings,
     feature_size,
@@ -80,22 +80,29 @@ SETTINGS: dict[str, Rule] = trainer_rules(
 SB3_ROW_BYTES = 8 + 6 * 4
 
 
-def check_train_config(config: TrainConfig) -> TrainConfig:
-    """``config`` with every setting checked and made a plain value; raises
-    ``TypeError``/``ValueError`` naming the setting before anything is written or built."""
+def checked_train_run(config: TrainConfig) -> TrainingRun[TrainConfig]:
+    """``config`` with every setting checked (once, here) and made a plain value, and its
+    game resolved (once, here); raises ``TypeError``/``ValueError`` naming the setting
+    before anything is written or built."""
     config = checked_settings(config, SETTINGS)
     if config.critic == "global" and (config.warm_start or config.init_policy):
         raise ValueError("cloning fits a critic on the observation: use warm_start=None")
     if config.warm_start and config.init_policy:
         raise ValueError("give warm_start or init_policy, not both")
-    game, n = check_game_settings(config)
-    inputs = learner_input_size(game, n, config.features, config.critic)
-    row_bytes = 4 * (inputs + game.num_actions(n)) + SB3_ROW_BYTES
+    run = TrainingRun(config, check_game_settings(config))
+    check_policy_size(config, run.spec)
+    inputs = learner_input_size(run.spec.game, run.spec.num_players, config.features, config.critic)
+    row_bytes = 4 * (inputs + run.spec.num_actions) + SB3_ROW_BYTES
     rows = config.rollout_steps * config.num_envs
     check_rollout_memory("rollout_steps x num_envs", rows, row_bytes)
     if config.init_policy:
-        initial_agent(config)
-    return config
+        initial_agent(run)
+    return run
+
+
+def check_train_config(config: TrainConfig) -> TrainConfig:
+    """``config`` with every setting checked and made a plain value (:func:`checked_train_run`)."""
+    return checked_train_run(config).config
 
 
 def method_label(config: TrainConfig) -> str:
@@ -213,10 +220,11 @@ def warm_start(model, config: TrainConfig, features) -> None:
     print("warm start: " + ", ".join(f"{k} {v:.3f}" for k, v in losses.items()))
 
 
-def initial_agent(config: TrainConfig) -> PPOAgent:
+def initial_agent(run: TrainingRun[TrainConfig]) -> PPOAgent:
     """The checkpoint ``config.init_policy`` names (a longer run in several legs), loaded
     through the checked loader and refused unless it was trained on this game with these
     features and sizes: checked with the settings, before anything is written."""
+    config, spec = run.config, run.spec
     path = config.init_policy
     try:
         agent = PPOAgent.load(path)
@@ -228,9 +236,7 @@ def initial_agent(config: TrainConfig) -> PPOAgent:
             f"init_policy {path} was trained on {saved.game!r} with features {saved.name!r}; "
             f"this run is {config.game!r} with {config.features!r}"
         )
-    game = get_game(config.game)
-    n = game.check_num_players(config.num_players or game.default_players)
-    size = (feature_size(game, n, config.features),)
+    size = (feature_size(spec.game, spec.num_players, config.features),)
     if agent.policy.observation_space.shape != size:
         raise ValueError(
             f"init_policy {path} reads {agent.policy.observation_space.shape} features; this "
@@ -239,10 +245,10 @@ def initial_agent(config: TrainConfig) -> PPOAgent:
     return agent
 
 
-def continue_from(model, config: TrainConfig) -> None:
+def continue_from(model, run: TrainingRun[TrainConfig]) -> None:
     """Start from the saved checkpoint's actor and critic (checked by :func:`initial_agent`)."""
-    model.policy.load_state_dict(initial_agent(config).policy.state_dict())
-    print(f"continuing from {config.init_policy}")
+    model.policy.load_state_dict(initial_agent(run).policy.state_dict())
+    print(f"continuing from {run.config.init_policy}")
 
 
 def train(config: TrainConfig) -> tuple[Any, LearningCurve]:
@@ -254,22 +260,24 @@ def train(config: TrainConfig) -> tuple[Any, LearningCurve]:
 
     from presages_env.training.vec_env import SelfPlayVecEnv
 
-    config = check_train_config(config)  # before anything is written
+    run = checked_train_run(config)  # before anything is written
+    config = run.config
     out = write_config(config)
-    log = RunLog(config, out, method_label(config), "MaskablePPO self-play")
+    log = RunLog(run, out, method_label(config), "MaskablePPO self-play")
 
     def make_env(num_envs: int) -> SelfPlayVecEnv:
-        opponents = opponent_agents(config.baseline_opponents, config.game, config.seed)
+        spec = run.spec
+        opponents = opponent_agents(config.baseline_opponents, spec.game, config.seed)
         return SelfPlayVecEnv(
-            config.game,
+            spec.game,
             num_envs,
             opponents,
-            num_players=config.num_players,
+            num_players=spec.num_players,
             team_play=config.team_play,
             seed=config.seed,
             features=config.features,
             critic_state=config.critic == "global",
-            **config.game_options,
+            **spec.options,
         )
 
     env = make_env(config.num_envs)
@@ -298,7 +306,7 @@ def train(config: TrainConfig) -> tuple[Any, LearningCurve]:
     if config.warm_start:
         warm_start(model, config, env.features)
     elif config.init_policy:
-        continue_from(model, config)
+        continue_from(model, run)
     training = _Training(config, env, log)  # the time budget is PPO's, after any cloning
     # the curve's first point: where PPO starts
     log.start(lambda: warm_up(model, make_env(2)), lambda: training.evaluate(model))

@@ -5,10 +5,11 @@ A trainer's config is a dataclass; its module declares a rule for every field (a
 :func:`checked_settings`, which returns the config with every value checked and made a plain
 Python value (an int subclass or NumPy scalar becomes an ``int`` or ``float``, a list of
 names a tuple), or raises a ``TypeError``/``ValueError`` naming the setting and what it
-allows. Then the settings that depend on the game (:func:`check_game_settings`) and the size
-of the rollout (:func:`check_rollout_memory`). All of it runs before ``config.json`` is
-written and before any env, buffer or network is built; :func:`config_json` then writes
-strict JSON (a NaN that got past would be refused rather than written as a bare ``NaN``).
+allows. Then the settings that depend on the game (:func:`check_game_settings`, which
+resolves the run's game once) and the size of the rollout (:func:`check_rollout_memory`).
+All of it runs before ``config.json`` is written and before any env, buffer or network is
+built; :func:`config_json` then writes strict JSON (a NaN that got past would be refused
+rather than written as a bare ``NaN``).
 """
 
 from __future__ import annotations
@@ -28,6 +29,7 @@ import numpy as np
 from presages_env.agents.checkpoint import MAX_DEPTH, MAX_PARAMETERS, MAX_WIDTH, expected_shapes
 from presages_env.agents.features import FEATURES, make_features
 from presages_env.core.game import Game
+from presages_env.core.run_spec import RunSpec, resolve_run
 from presages_env.core.validation import (
     MAX_NUM_ENVS,
     MAX_NUM_GAMES,
@@ -36,7 +38,7 @@ from presages_env.core.validation import (
     exact_int,
     plain_ints,
 )
-from presages_env.games import GAME_CLASSES, get_game
+from presages_env.games import GAME_CLASSES
 from presages_env.training.critic_input import critic_state_size
 from presages_env.training.opponents import BASELINE_OPPONENTS
 
@@ -336,32 +338,25 @@ def checked_settings(config: ConfigT, rules: Mapping[str, Rule]) -> ConfigT:
     return dataclasses.replace(config, **plain)
 
 
-def check_game_settings(config: Any) -> tuple[Game, int]:
-    """The game and player count of a checked config, its ``num_players`` and
-    ``game_options`` checked by the game itself (``check_num_players``, ``make_options``:
-    unknown options, values the game's ``validate_options`` refuses), and ``net_arch`` small
-    enough for the checkpoint loader at the game's sizes."""
-    game = get_game(config.game)
-    if config.num_players is None:
-        num_players = game.default_players
-    else:
-        num_players = game.check_num_players(config.num_players)
-    try:
-        game.make_options(num_players, **config.game_options)
-    except (TypeError, ValueError) as error:
-        kind = TypeError if isinstance(error, TypeError) else ValueError
-        raise kind(f"game_options: {error}") from None
+def check_game_settings(config: Any) -> RunSpec:
+    """The run of a checked config (its game resolved once, ``num_players`` and
+    ``game_options`` checked by the game: :func:`~presages_env.core.run_spec.resolve_run`)."""
+    return resolve_run(config.game, config.num_players, config.game_options)
+
+
+def check_policy_size(config: Any, spec: RunSpec) -> None:
+    """Refuse a ``net_arch`` too large for the checkpoint loader at the run's sizes (a PPO
+    policy over ``config.features``)."""
     check_network_size(
         config.net_arch,
-        feature_size(game, num_players, config.features),
-        game.num_actions(num_players),
+        feature_size(spec.game, spec.num_players, config.features),
+        spec.num_actions,
     )
-    return game, num_players
 
 
 def feature_size(game: Game, num_players: int, features: str) -> int:
     """How many numbers the policy reads per decision."""
-    maker = make_features(features, game.name, game.num_actions(num_players))
+    maker = make_features(features, game, game.num_actions(num_players))
     return maker.low_high(game.obs_low(num_players), game.obs_high(num_players))[0].size
 
 

@@ -25,44 +25,26 @@ from gymnasium import spaces
 from stable_baselines3.common.vec_env.base_vec_env import VecEnv
 
 from presages_env.agents.base import Agent
+from presages_env.core.game import Game
 from presages_env.core.validation import optional_seed
 from presages_env.training.learner_batch import SEED_BOUND, LearnerBatch
 
 
 class SelfPlayVecEnv(VecEnv):
+    """The games of a :class:`~presages_env.training.learner_batch.LearnerBatch` (made from
+    the same arguments: the game, the number of games, the opponents, then its settings by
+    name) as SB3 steps them."""
+
     def __init__(
-        self,
-        game: str,
-        num_envs: int,
-        opponents: Sequence[Agent],
-        num_players: int | None = None,
-        team_play: bool = False,
-        seed: int = 0,
-        opponent_weights: Sequence[float] | None = None,
-        features: str = "raw",
-        max_steps: int = 0,
-        critic_state: bool = False,
-        **options: Any,
+        self, game: str | Game, num_envs: int, opponents: Sequence[Agent], **settings: Any
     ) -> None:
-        self.batch = LearnerBatch(
-            game,
-            num_envs,
-            opponents,
-            num_players=num_players,
-            team_play=team_play,
-            seed=seed,
-            opponent_weights=opponent_weights,
-            features=features,
-            max_steps=max_steps,
-            critic_state=critic_state,
-            **options,
-        )
+        self.batch = LearnerBatch(game, num_envs, opponents, **settings)
         self.vec = self.batch.vec
         self.game = self.batch.game
         self.num_players = self.batch.num_players
         self.team_play = self.batch.team_play
         self.features = self.batch.features
-        self._rng = np.random.default_rng(seed)
+        self._rng = np.random.default_rng(self.batch.seed)
         self.render_mode = None
         low, high = self.batch.bounds()
         observation_space = spaces.Box(low, high, dtype=np.float32)

@@ -22,6 +22,7 @@ from presages_env.agents import checkpoint  # noqa: E402
 from presages_env.agents.action_scorer import ActionScorer, ActionScorerAgent  # noqa: E402
 from presages_env.agents.ppo import PPOAgent, shipped_checkpoint  # noqa: E402
 from presages_env.agents.specs import make_agent  # noqa: E402
+from presages_env.games import get_game  # noqa: E402
 
 GAMES = presages_env.list_games()
 ARCH = {"state": [16, 8], "action": [8], "head": [8]}
@@ -40,7 +41,7 @@ def positions(game: str, num_envs: int = 16, steps: int = 10):
 
 def tiny_scorer(game: str = "president", arch=None) -> ActionScorer:
     torch.manual_seed(0)
-    return ActionScorer.for_game(game, arch or ARCH)
+    return ActionScorer.for_game(get_game(game), arch or ARCH)
 
 
 @pytest.fixture(scope="module")
@@ -204,7 +205,7 @@ def test_the_dmc_spec_loads_a_path_or_the_scorer_shipped_for_the_game(saved, tmp
 
 
 def test_an_ensemble_scores_each_action_by_its_members_mean(tmp_path):
-    members = [ActionScorer.for_game("presages", ARCH) for _ in range(3)]
+    members = [ActionScorer.for_game(get_game("presages"), ARCH) for _ in range(3)]
     obs, masks = positions("presages")
     for k, member in enumerate(members):
         member.save(tmp_path / f"member{k}.pt")
@@ -252,7 +253,7 @@ def test_every_shipped_scorer_loads_for_its_game_and_plays_legal_actions():
 
 def test_a_network_beyond_the_format_bounds_is_never_built():
     with pytest.raises(ValueError, match="parameters"):
-        ActionScorer.for_game("presages", {"state": [4096] * 8, "action": [], "head": []})
+        ActionScorer.for_game(get_game("presages"), {"state": [4096] * 8, "action": [], "head": []})
 
 
 def test_a_network_its_loader_would_refuse_is_never_written(tmp_path):
@@ -288,7 +289,7 @@ def test_a_wide_deep_scorer_as_initialised_saves_and_loads(tmp_path):
 def test_the_initial_score_bound_holds_for_every_initialisation(arch, monkeypatch):
     """The bound scorer_metadata refuses by is above what the loader's check finds on any
     freshly built network: the check passes with the limit set to it."""
-    metadata = scorer_module.scorer_metadata("aciliande", arch)
+    metadata = scorer_module.scorer_metadata(get_game("aciliande"), arch)
     monkeypatch.setattr(checkpoint, "SCORE_LIMIT", scorer_module.initial_score_bound(metadata))
     for seed in range(5):
         torch.manual_seed(seed)
@@ -301,7 +302,7 @@ def test_a_network_whose_initial_scores_pass_the_limit_is_never_built(monkeypatc
     arch = {"state": [512] * 4, "action": [64], "head": [512] * 4}
     monkeypatch.setattr(scorer_module, "build_network", lambda *_: pytest.fail("built"))
     with pytest.raises(ValueError, match=r"net_arch .*as initialised.*beyond the loader's limit"):
-        ActionScorer.for_game("presages", arch)
+        ActionScorer.for_game(get_game("presages"), arch)
 
 
 class LyingWidth(int):
@@ -327,13 +328,13 @@ class LyingWidth(int):
 )
 def test_widths_are_plain_ints_in_the_checkpoint_bounds(arch, error, message):
     with pytest.raises(error, match=message):
-        ActionScorer.for_game("president", arch)
+        ActionScorer.for_game(get_game("president"), arch)
 
 
 def test_widths_are_read_by_their_true_value():
     """An int subclass gives its own value (not what its __int__ says); a NumPy int is an int."""
     arch = {"state": [LyingWidth(16)], "action": [np.int64(8)], "head": [np.int16(4)]}
-    metadata = scorer_module.scorer_metadata("president", arch)
+    metadata = scorer_module.scorer_metadata(get_game("president"), arch)
     assert metadata["net_arch"] == {"state": [16], "action": [8], "head": [4]}
     assert all(type(width) is int for sizes in metadata["net_arch"].values() for width in sizes)
 

@@ -15,6 +15,7 @@ from presages_env.agents import action_scorer as scorer_module  # noqa: E402
 from presages_env.agents.action_scorer import ActionScorer  # noqa: E402
 from presages_env.agents.ppo import shipped_checkpoint  # noqa: E402
 from presages_env.agents.specs import parse_pairing  # noqa: E402
+from presages_env.games import get_game  # noqa: E402
 
 ARCH = {"state": [8], "action": [8], "head": [8]}
 
@@ -26,7 +27,9 @@ def specs(tmp_path_factory) -> dict[str, str]:
     (folder / "president").mkdir()
     for seed in (0, 1):
         torch.manual_seed(seed)
-        ActionScorer.for_game("president", ARCH).save(folder / "president" / f"seed{seed}.pt")
+        ActionScorer.for_game(get_game("president"), ARCH).save(
+            folder / "president" / f"seed{seed}.pt"
+        )
     return {
         "random": "random:5",
         "heuristic": "heuristic",

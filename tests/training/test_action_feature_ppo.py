@@ -21,6 +21,7 @@ from presages_env.training.batched_ppo import (  # noqa: E402
     MASKED_LOGIT,
     BatchedPPO,
     check_config,
+    checked_run,
     collect,
     game_config,
     make_rollouts,
@@ -73,7 +74,9 @@ def test_the_update_recomputes_the_log_probabilities_the_rollout_sampled_with(ga
     (the update's logits, with gradients, against the sampling's), illegal ones masked."""
     import torch
 
-    learner = BatchedPPO(tiny(game, num_envs=12, rollout_steps=12, precision=precision))
+    learner = BatchedPPO(
+        checked_run(tiny(game, num_envs=12, rollout_steps=12, precision=precision))
+    )
     rollout = collect(learner, make_rollouts(learner, [RandomAgent(2)]))
     size = rollout.size
     x = torch.as_tensor(rollout.features[:size])
@@ -97,7 +100,7 @@ def test_the_update_recomputes_the_log_probabilities_the_rollout_sampled_with(ga
 def test_a_snapshot_stays_as_it_was_while_the_learner_moves():
     import torch
 
-    learner = BatchedPPO(tiny("president", learning_rate=1e-2))
+    learner = BatchedPPO(checked_run(tiny("president", learning_rate=1e-2)))
     snapshot = learner.snapshot("s")
     frozen = {k: v.clone() for k, v in snapshot.scorer.network.state_dict().items()}
     before = {k: v.clone() for k, v in learner.policy.state_dict().items()}
@@ -113,7 +116,7 @@ def test_a_snapshot_stays_as_it_was_while_the_learner_moves():
 def test_the_critic_alone_learns_first_and_the_policy_stays():
     import torch
 
-    learner = BatchedPPO(tiny("president", learning_rate=1e-2))
+    learner = BatchedPPO(checked_run(tiny("president", learning_rate=1e-2)))
     before = {k: v.clone() for k, v in learner.policy.state_dict().items()}
     stats = learner.update(collect(learner, make_rollouts(learner, [])), value_only=True)
     assert stats["policy_loss"] == 0.0 and stats["value_loss"] > 0.0
@@ -122,7 +125,7 @@ def test_the_critic_alone_learns_first_and_the_policy_stays():
 
 
 def test_the_first_policy_is_close_to_uniform():
-    learner = BatchedPPO(tiny("presages"))
+    learner = BatchedPPO(checked_run(tiny("presages")))
     rollout = collect(learner, make_rollouts(learner, []))
     legal = rollout.masks[: rollout.size].sum(axis=1)
     np.testing.assert_allclose(rollout.log_probs[: rollout.size], -np.log(legal), atol=0.05)

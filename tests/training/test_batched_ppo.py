@@ -18,6 +18,7 @@ from presages_env.training.batched_ppo import (  # noqa: E402
     UPDATE_STATS,
     BatchedPPO,
     check_config,
+    checked_run,
     collect,
     game_config,
     make_rollouts,
@@ -61,12 +62,12 @@ def uniform_policy(seed: int = 0):
 @pytest.mark.parametrize("game", GAMES)
 def test_each_decision_is_chained_to_the_same_seats_next_one(game):
     from presages_env.agents.features import make_features
-    from presages_env.games import get_game
+    from presages_env.core.run_spec import resolve_run
 
-    spec = get_game(game)
-    features = make_features("raw", game, spec.num_actions(spec.default_players))
+    spec = resolve_run(game)
+    features = make_features("raw", spec.game, spec.num_actions)
     rollouts = SelfPlayRollouts(
-        game, 24, 40, features, opponents=[RandomAgent(3)], pool_share=0.5, seed=1
+        spec, 24, 40, features, opponents=[RandomAgent(3)], pool_share=0.5, seed=1
     )
     act, value = uniform_policy()
     rollout = rollouts.collect(act, value)
@@ -89,7 +90,7 @@ def test_each_decision_is_chained_to_the_same_seats_next_one(game):
 @pytest.mark.parametrize("game", GAMES)
 def test_pool_seats_are_never_recorded_as_the_learners(game):
     config = tiny(game, pool_share=1.0, num_envs=32, rollout_steps=30)
-    learner = BatchedPPO(config)
+    learner = BatchedPPO(checked_run(config))
     rollouts = make_rollouts(learner, [RandomAgent(5)])
     recorded = []
 
@@ -133,7 +134,7 @@ def reference_gae(rollouts: SelfPlayRollouts, gamma: float, lam: float) -> np.nd
 
 @pytest.mark.parametrize("game", ["president", "aciliande"])
 def test_advantages_follow_each_seats_chain(game):
-    learner = BatchedPPO(tiny(game, num_envs=32, rollout_steps=150))
+    learner = BatchedPPO(checked_run(tiny(game, num_envs=32, rollout_steps=150)))
     rollouts = make_rollouts(learner, [])
     rollout = collect(learner, rollouts)
     expected = reference_gae(rollouts, learner.config.gamma, learner.config.gae_lambda)
@@ -175,9 +176,11 @@ def test_auto_precision_takes_bfloat16_only_where_the_hardware_has_it():
     with_bf16 = SimpleNamespace(cpu=SimpleNamespace(_is_avx512_bf16_supported=lambda: True))
     assert native_bfloat16(with_bf16, cpu)
     assert game_config("presages").precision == "auto"
-    assert BatchedPPO(tiny("president", precision="auto")).bfloat16 == native_bfloat16(torch, cpu)
-    assert BatchedPPO(tiny("president", precision="bfloat16")).bfloat16
-    assert not BatchedPPO(tiny("president", precision="float32")).bfloat16
+    assert BatchedPPO(checked_run(tiny("president", precision="auto"))).bfloat16 == native_bfloat16(
+        torch, cpu
+    )
+    assert BatchedPPO(checked_run(tiny("president", precision="bfloat16"))).bfloat16
+    assert not BatchedPPO(checked_run(tiny("president", precision="float32"))).bfloat16
 
 
 @pytest.mark.parametrize("game", GAMES)
@@ -224,7 +227,7 @@ def test_self_play_learns_against_random_in_president():
 def win_rates_around_updates(config, updates: int) -> tuple[float, float]:
     """The learner of ``config`` against a random Président table (400 games), before and
     after ``updates`` updates on rollouts half against random play."""
-    learner = BatchedPPO(config)
+    learner = BatchedPPO(checked_run(config))
     rollouts = make_rollouts(learner, [RandomAgent(9)])
 
     def win_rate() -> float:
@@ -249,7 +252,7 @@ def test_a_run_starts_from_a_saved_policy_and_keeps_a_checkpoint_per_evaluation(
         eval_every=1,
         out_dir=str(tmp_path / "b"),
     )
-    started = BatchedPPO(config)
+    started = BatchedPPO(checked_run(config))
     for name, weights in trained.policy.state_dict().items():
         assert torch.equal(started.policy.state_dict()[name], weights), name
     _, curve = train_batched(config)
@@ -265,7 +268,7 @@ def test_the_shipped_policy_is_a_starting_point(tmp_path):
 
     shipped = PPOAgent.load(shipped_checkpoint("res_arcana", 2), game="res_arcana")
     learner = BatchedPPO(
-        tiny("res_arcana", num_players=2, net_arch=(256, 256), init_policy="shipped")
+        checked_run(tiny("res_arcana", num_players=2, net_arch=(256, 256), init_policy="shipped"))
     )
     for name, weights in shipped.policy.state_dict().items():
         assert torch.equal(learner.policy.state_dict()[name], weights), name
@@ -297,7 +300,7 @@ def test_a_starting_policy_that_does_not_fit_is_refused_before_anything_is_writt
 def test_a_value_only_update_trains_the_critic_and_leaves_the_policy_alone():
     import torch
 
-    learner = BatchedPPO(tiny("president", precision="float32"))
+    learner = BatchedPPO(checked_run(tiny("president", precision="float32")))
     rollouts = make_rollouts(learner, [RandomAgent(1)])
     before = {name: w.clone() for name, w in learner.policy.state_dict().items()}
     learner.update(collect(learner, rollouts), value_only=True)
@@ -326,7 +329,7 @@ def test_a_rollout_one_row_past_a_whole_minibatch_updates_to_finite_weights():
     standard deviation (NaN weights before) and whose noise would take a full step."""
     import torch
 
-    learner = BatchedPPO(tiny("president", precision="float32"))
+    learner = BatchedPPO(checked_run(tiny("president", precision="float32")))
     rollout = collect(learner, make_rollouts(learner, [RandomAgent(1)]))
     learner.config = dataclasses.replace(learner.config, minibatch_size=rollout.size - 1)
     learner.update(rollout)
@@ -337,10 +340,11 @@ def test_the_seat_to_move_is_bootstrapped_from_the_features_it_would_act_on():
     """Hint features read the legal moves: the seat to move is valued on its own, as when it
     acts, not on an empty mask."""
     from presages_env.agents.features import make_features
-    from presages_env.games import get_game
+    from presages_env.core.run_spec import resolve_run
 
-    features = make_features("heuristic_hints", "president", get_game("president").num_actions(4))
-    rollouts = SelfPlayRollouts("president", 8, 5, features, num_players=4, seed=0)
+    spec = resolve_run("president", 4)
+    features = make_features("heuristic_hints", spec.game, spec.num_actions)
+    rollouts = SelfPlayRollouts(spec, 8, 5, features, seed=0)
     seen = []
     act, _ = uniform_policy()
     rollouts.collect(act, lambda inputs: seen.append(inputs) or np.zeros(len(inputs), np.float32))

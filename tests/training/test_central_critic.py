@@ -14,7 +14,13 @@ from presages_env.training.vec_env import SelfPlayVecEnv
 
 def presages_envs(critic_state: bool) -> SelfPlayVecEnv:
     return SelfPlayVecEnv(
-        "presages", 6, [RandomAgent(1)], 4, team_play=True, seed=7, critic_state=critic_state
+        "presages",
+        6,
+        [RandomAgent(1)],
+        num_players=4,
+        team_play=True,
+        seed=7,
+        critic_state=critic_state,
     )
 
 

@@ -25,6 +25,7 @@ from presages_env.training.dmc import (  # noqa: E402
     DMCLearner,
     ReplayBuffer,
     check_config,
+    checked_run,
     dmc_config,
     monte_carlo_returns,
     train_dmc,
@@ -94,7 +95,7 @@ def actors_for(config: DMCConfig, opponents=()) -> DMCActors:
     game = get_game(config.game)
     features = game.action_features.ACTION_FEATURES
     buffer = ReplayBuffer(config.buffer_size, game.obs_size(4), game.obs_dtype, features)
-    return DMCActors(check_config(config), list(opponents), buffer)
+    return DMCActors(checked_run(config), list(opponents), buffer)
 
 
 def test_each_decision_returns_its_seats_rewards_to_the_end():
@@ -156,11 +157,11 @@ def test_pool_deals_journal_only_the_learners_seats(tmp_path):
 
 def test_epsilon_picks_legal_actions_uniformly_and_zero_is_greedy(tmp_path):
     vec = presages_env.make_vec("president", 64, seed=3)
-    greedy = DMCLearner(tiny("president", tmp_path, epsilon=0.0))
+    greedy = DMCLearner(checked_run(tiny("president", tmp_path, epsilon=0.0)))
     scores = greedy.scorer.legal_scores(vec.obs, vec.masks)
     actions, features = greedy.choose(vec.obs, vec.masks)
     np.testing.assert_array_equal(actions, scores.argmax(axis=1))
-    explorer = DMCLearner(tiny("president", tmp_path, epsilon=1.0))
+    explorer = DMCLearner(checked_run(tiny("president", tmp_path, epsilon=1.0)))
     picked = np.concatenate([explorer.choose(vec.obs, vec.masks)[0] for _ in range(20)])
     legal = np.tile(vec.masks, (20, 1))
     assert (legal[np.arange(len(picked)), picked] == 1).all()
@@ -169,9 +170,13 @@ def test_epsilon_picks_legal_actions_uniformly_and_zero_is_greedy(tmp_path):
 
 def test_choices_are_the_same_a_chunk_of_rows_at_a_time(tmp_path, monkeypatch):
     vec = presages_env.make_vec("presages", 32, seed=3)
-    whole = DMCLearner(tiny("presages", tmp_path, epsilon=0.5)).choose(vec.obs, vec.masks)
+    whole = DMCLearner(checked_run(tiny("presages", tmp_path, epsilon=0.5))).choose(
+        vec.obs, vec.masks
+    )
     monkeypatch.setattr(action_scorer, "SCORING_CHUNK_BYTES", 1)  # a row at a time
-    chunked = DMCLearner(tiny("presages", tmp_path, epsilon=0.5)).choose(vec.obs, vec.masks)
+    chunked = DMCLearner(checked_run(tiny("presages", tmp_path, epsilon=0.5))).choose(
+        vec.obs, vec.masks
+    )
     np.testing.assert_array_equal(chunked[0], whole[0])
     np.testing.assert_array_equal(chunked[1], whole[1])
 
@@ -267,7 +272,7 @@ def test_a_short_run_writes_a_policy_that_reloads_and_plays(game, tmp_path):
 def test_a_run_continues_from_the_checkpoint_it_names(tmp_path):
     first, _ = train_dmc(tiny("president", tmp_path / "first"))
     path = tmp_path / "first" / "run" / "policy.pt"
-    later = DMCLearner(tiny("president", tmp_path, seed=7, init_policy=str(path)))
+    later = DMCLearner(checked_run(tiny("president", tmp_path, seed=7, init_policy=str(path))))
     for name, weights in first.scorer.network.state_dict().items():
         np.testing.assert_array_equal(later.scorer.network.state_dict()[name], weights)
     vec = presages_env.make_vec("president", 16, seed=3)

@@ -319,10 +319,10 @@ def test_a_decision_budget_alone_is_never_cut_by_a_default_time_budget(tmp_path,
             train_from_command_line(
                 "doc",
                 lambda s: dmc.dmc_config(**s),
-                dmc.check_config,
+                dmc.checked_run,
                 train_only,
                 game="president",
                 out=str(tmp_path),
             )
-        assert runs[-1].time_budget_s == wanted
-    assert runs[0].total_timesteps == 5000
+        assert runs[-1].config.time_budget_s == wanted
+    assert runs[0].config.total_timesteps == 5000
