@@ -133,16 +133,15 @@ make.__doc__ = _with_every_game_options(make.__doc__)
 
 
 def register_envs() -> None:
-    """Register every game with PettingZoo and Gymnasium.
+    """Register every game in PettingZoo's AEC registry as ``presages_env/<name>-v0``.
 
-    Each game becomes ``presages_env/<name>-v0`` in PettingZoo's AEC registry and, as a
-    single-agent view (:mod:`presages_env.training`), in Gymnasium's.
+    The single-agent views are registered in Gymnasium's under the same ids by
+    :mod:`presages_env.training` as it is imported (``gymnasium.make(
+    "presages_env.training:presages_env/<name>-v0")`` imports it first): this package sits
+    below training and never imports it.
     """
     import pettingzoo
 
-    from presages_env.training.registration import register_gymnasium_envs
-
-    register_gymnasium_envs()
     for name in GAME_CLASSES:
         env_id = f"presages_env/{name}-v0"
         if env_id not in pettingzoo.aec_registry:

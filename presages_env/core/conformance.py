@@ -19,12 +19,14 @@ wrong. What they cover, per game:
 - the bounds-checked fuzz of corrupted states and of the heuristic.
 
 The core imports nothing above it, so what a check needs from above is handed in as
-:class:`Tools`; a check whose tool is missing, or whose part the game declares it has none
-of (no world sampler, no heuristic), is skipped and says so. ``tests/core/test_conformance.py``
-runs every check for every registered game with every tool::
+:class:`Tools`: a check asked for without the tools it needs is refused before anything runs
+(:class:`MissingTools`, naming the checks and the tools), never skipped. A check whose part
+the game declares it has none of (no world sampler, no heuristic) is skipped and says so.
+:func:`presages_env.fuzzing.conformance.check_game` hands every tool in: that is the call
+for a whole game::
 
-    from presages_env.core.conformance import Tools, check_game
-    check_game(presages_env.get_game("my_game"), Tools(refused_state=..., search=..., fuzz=...))
+    from presages_env.fuzzing.conformance import check_game
+    skipped = check_game(presages_env.get_game("my_game"))
 """
 
 from __future__ import annotations
@@ -99,6 +101,11 @@ class Check:
     name: str
     function: Callable[[Game, int, Tools], None]
     per_seating: bool
+    needs: tuple[str, ...] = ()  # the Tools fields it uses
+
+
+class MissingTools(ValueError):
+    """Checks were asked for without the :class:`Tools` they need: nothing ran."""
 
 
 class Skipped(Exception):  # noqa: N818 (a check's outcome, not an error)
@@ -108,12 +115,15 @@ class Skipped(Exception):  # noqa: N818 (a check's outcome, not an error)
 CHECKS: dict[str, Check] = {}
 
 
-def check(per_seating: bool = True) -> Callable:
-    """Register ``check_<name>`` as the check ``<name>``."""
+def check(per_seating: bool = True, needs: tuple[str, ...] = ()) -> Callable:
+    """Register ``check_<name>`` as the check ``<name>``, using the tools named in ``needs``."""
+    unknown = set(needs) - {field.name for field in dataclasses.fields(Tools)}
+    if unknown:
+        raise ValueError(f"no such tools: {sorted(unknown)}")
 
     def register(function: Callable[[Game, int, Tools], None]) -> Callable:
         name = function.__name__.removeprefix("check_")
-        CHECKS[name] = Check(name, function, per_seating)
+        CHECKS[name] = Check(name, function, per_seating, needs)
         return function
 
     return register
@@ -131,9 +141,27 @@ def cases(game: Game) -> Iterator[tuple[str, int]]:
             yield name, n
 
 
+def refuse_missing_tools(names: Iterable[str], tools: Tools) -> None:
+    """Raise :class:`MissingTools` if any check of ``names`` needs a tool ``tools`` lacks."""
+    missing = {
+        name: [need for need in CHECKS[name].needs if getattr(tools, need) is None]
+        for name in names
+    }
+    missing = {name: needs for name, needs in missing.items() if needs}
+    if missing:
+        listed = "; ".join(f"{name} (Tools.{', Tools.'.join(n)})" for name, n in missing.items())
+        raise MissingTools(
+            f"{len(missing)} check(s) cannot run without tools from above the core: {listed}. "
+            "presages_env.fuzzing.conformance.check_game(game) hands every tool in; or name "
+            "the checks to run with checks=[...]"
+        )
+
+
 def run_check(game: Game, name: str, num_players: int, tools: Tools = Tools()) -> str | None:
-    """Run check ``name`` at ``num_players``: ``None`` when it passed, the reason when it
-    was skipped; :class:`ConformanceError` when the game fails it."""
+    """Run check ``name`` at ``num_players``: ``None`` when it passed, the reason when the
+    game declares it does not apply; :class:`ConformanceError` when the game fails it,
+    :class:`MissingTools` (before running anything) when ``tools`` lacks what it needs."""
+    refuse_missing_tools([name], tools)
     try:
         CHECKS[name].function(game, num_players, tools)
     except Skipped as reason:
@@ -147,11 +175,15 @@ def check_game(
     game: Game, tools: Tools = Tools(), checks: Iterable[str] | None = None
 ) -> dict[tuple[str, int], str]:
     """Run every check (or those named in ``checks``) on ``game`` at each seating; raises
-    :class:`ConformanceError` at the first failure and returns the skipped ones, with why."""
+    :class:`ConformanceError` at the first failure and returns those the game declares do
+    not apply to it, with why. Every check run needs its tools: :class:`MissingTools`,
+    before anything runs, names the checks that lack some (the default ``Tools()`` has none;
+    :func:`presages_env.fuzzing.conformance.check_game` hands them all in)."""
     wanted = set(CHECKS if checks is None else checks)
     unknown = sorted(wanted - set(CHECKS))
     if unknown:
         raise ValueError(f"unknown check(s) {unknown}; checks: {sorted(CHECKS)}")
+    refuse_missing_tools([name for name in CHECKS if name in wanted], tools)
     skipped = {}
     for name, n in cases(game):
         if name in wanted:
@@ -176,12 +208,6 @@ def expect_refused(
     except errors:
         return
     raise AssertionError(f"{what} was not refused with {errors}")
-
-
-def require(tool: Any, name: str) -> Any:
-    if tool is None:
-        raise Skipped(f"needs Tools.{name}")
-    return tool
 
 
 def random_trajectory(game: Game, n: int, seed: int, **options: Any) -> list[np.ndarray]:
@@ -388,10 +414,10 @@ def check_aec_vector_and_replay_agree_step_by_step(game: Game, n: int, tools: To
 def check_a_saved_game_loads_and_plays_on_identically(game: Game, n: int, tools: Tools) -> None:
     trajectory = random_trajectory(game, n, seed=4)
     middle = trajectory[len(trajectory) // 2]
-    loaded = deserialize(serialize(middle), game)
+    loaded = deserialize(serialize(middle, game), game)
     np.testing.assert_array_equal(loaded, middle)
     expect(loaded.dtype == game.state_dtype, f"a loaded state is {loaded.dtype}")
-    final = deserialize(serialize(trajectory[-1]))
+    final = deserialize(serialize(trajectory[-1], game), game)
     expect(
         step_of(final) == step_of(trajectory[-1]) == len(trajectory) - 1,
         "a loaded final state does not count the game's steps",
@@ -399,9 +425,9 @@ def check_a_saved_game_loads_and_plays_on_identically(game: Game, n: int, tools:
 
 
 # ---- bad input changes nothing ---------------------------------------------------------------
-@check()
+@check(needs=("refused_state",))
 def check_bad_input_to_the_aec_env_changes_nothing(game: Game, n: int, tools: Tools) -> None:
-    refused_state = require(tools.refused_state, "refused_state")
+    refused_state = tools.refused_state
     env = CardGameEnv(game, n)
     env.reset(seed=3)
     before = env.get_state()
@@ -449,10 +475,10 @@ def check_bad_input_to_the_vector_env_changes_nothing(game: Game, n: int, tools:
     vec.reset(np.int64(3))  # NumPy integers are seeds too
 
 
-@check()
+@check(needs=("refused_state", "search"))
 def check_every_entry_point_refuses_a_corrupted_state(game: Game, n: int, tools: Tools) -> None:
     """And changes nothing: the checked kernels, replaying, saving and searching."""
-    bad = require(tools.refused_state, "refused_state")(game, n)
+    bad = tools.refused_state(game, n)
     kept = bad.copy()
     mask = np.zeros(game.num_actions(n), dtype=np.int8)
     obs = np.zeros(game.obs_size(n), dtype=game.obs_dtype)
@@ -463,9 +489,8 @@ def check_every_entry_point_refuses_a_corrupted_state(game: Game, n: int, tools:
         "checked observe": lambda: game.observe(bad, 0, obs),
         "apply_actions": lambda: apply_actions(game, bad, []),
         "serialize": lambda: serialize(bad, game),
+        "search": lambda: tools.search(game, bad[None, :]),
     }
-    if tools.search is not None:
-        calls["search"] = lambda: tools.search(game, bad[None, :])
     for what, call in calls.items():
         expect_refused(ValueError, what, call)
         np.testing.assert_array_equal(bad, kept, err_msg=what)
@@ -585,7 +610,7 @@ def check_global_state_changes_with_the_hidden_cards(game: Game, n: int, tools: 
     expect(differing > 0, "no world differed in its slots: the check proves nothing")
 
 
-@check()
+@check(needs=("refused_state",))
 def check_aec_and_vector_global_states_agree_with_the_kernel(
     game: Game, n: int, tools: Tools
 ) -> None:
@@ -622,9 +647,8 @@ def check_aec_and_vector_global_states_agree_with_the_kernel(
     checked = np.zeros(game.global_size(n), dtype=game.global_dtype)
     game.global_state(states[0], checked)  # the checked kernel
     np.testing.assert_array_equal(checked, out[0])
-    if tools.refused_state is not None:
-        bad = tools.refused_state(game, n)
-        expect_refused(ValueError, "a corrupted state", game.global_state, bad, checked)
+    bad = tools.refused_state(game, n)
+    expect_refused(ValueError, "a corrupted state", game.global_state, bad, checked)
 
 
 # ---- decision tables and the bounds-checked fuzz ---------------------------------------------
@@ -639,20 +663,20 @@ def check_fresh_play_meets_no_pending_decision_outside_the_table(
     expect(
         new == set(),
         f"seed {seed}: {len(new)} reachable signatures missing from the table, e.g. "
-        f"{sorted(new)[:3]}; replay: python -m presages_env.core.decision_tables --check "
+        f"{sorted(new)[:3]}; replay: python -m presages_env.games.decision_tables --check "
         f"--names {game.name} --games {DECISION_TABLE_GAMES} --seed {seed}",
     )
 
 
-@check(per_seating=False)
+@check(per_seating=False, needs=("fuzz",))
 def check_corrupted_states_are_refused_or_play_out_under_bounds_checks(
     game: Game, n: int, tools: Tools
 ) -> None:
-    failure = require(tools.fuzz, "fuzz")(game, "states")
+    failure = tools.fuzz(game, "states")
     expect(failure is None, failure)
 
 
-@check(per_seating=False)
+@check(per_seating=False, needs=("fuzz",))
 def check_the_heuristic_reads_any_observation_within_bounds(
     game: Game, n: int, tools: Tools
 ) -> None:
@@ -660,5 +684,5 @@ def check_the_heuristic_reads_any_observation_within_bounds(
     kernel must act legally or refuse, never index out of bounds."""
     if game.heuristic is None:
         raise Skipped(f"{game.name} declares no heuristic")
-    failure = require(tools.fuzz, "fuzz")(game, "heuristics")
+    failure = tools.fuzz(game, "heuristics")
     expect(failure is None, failure)

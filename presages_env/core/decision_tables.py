@@ -3,8 +3,11 @@
 The tables are derived from the kernels' own transitions, never written by hand; ``--check``
 explores afresh with a seed drawn for the run (printed, give it back with ``--seed``)::
 
-    python -m presages_env.core.decision_tables --write            # regenerate every table
-    python -m presages_env.core.decision_tables --check --games 50 # explore afresh: new ones?
+    python -m presages_env.games.decision_tables --write            # regenerate every table
+    python -m presages_env.games.decision_tables --check --games 50 # explore afresh: new ones?
+
+The core imports no game: :func:`main` is handed the games by name from the registry
+(:mod:`presages_env.games.decision_tables` is the command).
 """
 
 from __future__ import annotations
@@ -12,7 +15,7 @@ from __future__ import annotations
 import argparse
 import json
 import secrets
-import sys
+from collections.abc import Callable, Sequence
 
 import numpy as np
 
@@ -81,7 +84,7 @@ def write_table(game: Game, games: int = WRITE_GAMES, seed: int = WRITE_SEED) ->
             f"games per player count, each with options drawn from the game's option space "
             f"(seed {seed}), every legal action of every visited state tried ({tried} "
             "transitions). Written by "
-            "python -m presages_env.core.decision_tables --write; never edit by hand."
+            "python -m presages_env.games.decision_tables --write; never edit by hand."
         ),
         "fields": list(game.validator.DECISION_FIELDS),
         "signatures": sorted([int(v) for v in s] for s in found),
@@ -102,13 +105,16 @@ def fresh_seed() -> int:
     return secrets.randbits(63)
 
 
-def main(argv: list[str] | None = None) -> int:
-    from presages_env.games import GAME_CLASSES, get_game
-
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+def main(argv: list[str] | None, get_game: Callable[[str], Game], names: Sequence[str]) -> int:
+    """The command: ``get_game(name)`` gives the game of each of ``names`` (every game,
+    unless ``--names`` picks some)."""
+    parser = argparse.ArgumentParser(
+        prog="python -m presages_env.games.decision_tables",
+        description=__doc__.splitlines()[0],
+    )
     parser.add_argument("--write", action="store_true", help="regenerate the tables")
     parser.add_argument("--check", action="store_true", help="explore afresh, report new ones")
-    parser.add_argument("--names", nargs="+", default=list(GAME_CLASSES), help="games")
+    parser.add_argument("--names", nargs="+", default=list(names), help="games")
     parser.add_argument("--games", type=int, default=None, help="per player count")
     parser.add_argument("--seed", type=int, default=None, help="default: --write's, or fresh")
     args = parser.parse_args(argv)
@@ -127,7 +133,3 @@ def main(argv: list[str] | None = None) -> int:
                 print("  ", dict(zip(game.validator.DECISION_FIELDS, signature, strict=True)))
             failed |= bool(new)
     return 1 if failed else 0
-
-
-if __name__ == "__main__":
-    sys.exit(main())

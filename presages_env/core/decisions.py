@@ -21,8 +21,8 @@ each legal action tried once), and ``decisions.json`` beside the game stores the
 in the table, for every game (``Game`` refuses a validator without these names), so a
 hand-made state holds only a combination the kernel itself reaches::
 
-    python -m presages_env.core.decision_tables --write     # regenerate every table
-    python -m presages_env.core.decision_tables --check     # explore afresh: anything new?
+    python -m presages_env.games.decision_tables --write     # regenerate every table
+    python -m presages_env.games.decision_tables --check     # explore afresh: anything new?
 
 Why a table explored by play, and how it is kept from missing a reachable signature (issue
 39: four hand-picked option sets never met Aciliande's team variant with unequal lives, and
@@ -101,6 +101,6 @@ def load_table(package: str, fields: tuple[str, ...]) -> frozenset[tuple[int, ..
     ):
         raise RuntimeError(
             f"{path} does not match the game's DECISION_FIELDS: regenerate it with "
-            "python -m presages_env.core.decision_tables --write"
+            "python -m presages_env.games.decision_tables --write"
         )
     return frozenset(tuple(s) for s in table["signatures"])

@@ -9,6 +9,10 @@ Save format (version 2), little-endian::
 altered bytes, and then validates the state itself like every state from outside
 (:mod:`presages_env.core.validation`): the digest only catches accidents, since anyone can
 recompute it; the validation is what keeps a crafted file away from the kernels.
+
+The core imports no game: ``serialize`` and ``deserialize`` are handed the game, or a
+resolver from game id to game (:func:`presages_env.games.game_by_id` reads the registry)
+when the bytes may hold any game.
 """
 
 from __future__ import annotations
@@ -35,24 +39,31 @@ def _digest(data: bytes) -> bytes:
     return hashlib.blake2b(data, digest_size=_DIGEST_SIZE).digest()
 
 
-def _game_of(game_id: int) -> Game:
-    from presages_env.games import available_games, get_game
-
-    for name in available_games():  # one plug-in that does not load hides no other game
-        game = get_game(name)
-        if game.game_id == game_id:
-            return game
-    raise ValueError(f"the data holds unknown game id {game_id}")
+# The game of a state, or what finds it from the game id in the state's header.
+GameOrResolver = Game | Callable[[int], Game]
 
 
-def serialize(state: np.ndarray, game: Game | None = None) -> bytes:
+def _game_of(game: GameOrResolver, game_id: int) -> Game:
+    if isinstance(game, Game):
+        return game
+    if not callable(game):
+        raise TypeError(f"expected a Game or a resolver from game id to Game, got {game!r}")
+    found = game(game_id)
+    if not isinstance(found, Game) or found.game_id != game_id:
+        raise ValueError(f"the resolver gave {found!r} for game id {game_id}")
+    return found
+
+
+def serialize(state: np.ndarray, game: GameOrResolver) -> bytes:
     """Bytes that :func:`deserialize` turns back into an identical state.
 
-    The state is validated first, so only sound states are ever written.
+    ``game`` is the state's game, or a resolver from game id to game
+    (:func:`presages_env.games.game_by_id`). The state is validated first, so only sound
+    states are ever written.
     """
     if not isinstance(state, np.ndarray) or state.ndim != 1 or state.size <= HDR_GAME_ID:
         raise TypeError("serialize takes a game state: a 1-d numpy array")
-    game = game if game is not None else _game_of(int(state[HDR_GAME_ID]))
+    game = _game_of(game, int(state[HDR_GAME_ID]))
     state = checked_state(game, state)
     dtype = np.dtype(game.state_dtype).newbyteorder("<")
     body = (
@@ -64,9 +75,11 @@ def serialize(state: np.ndarray, game: Game | None = None) -> bytes:
     return body + _digest(body)
 
 
-def deserialize(data: bytes, game: Game | None = None) -> np.ndarray:
-    """The validated state saved by :func:`serialize`; checks it is a ``game`` if given.
+def deserialize(data: bytes, game: GameOrResolver) -> np.ndarray:
+    """The validated state saved by :func:`serialize`.
 
+    ``game``: the game the data must hold, or a resolver from the data's game id to its game
+    (:func:`presages_env.games.game_by_id` reads a saved state of any registered game).
     Raises ``ValueError`` (``TypeError`` for data that is not bytes) saying what is wrong.
     """
     if not isinstance(data, (bytes, bytearray, memoryview)):
@@ -80,9 +93,9 @@ def deserialize(data: bytes, game: Game | None = None) -> np.ndarray:
             f"saved with format version {version}; this library reads version {FORMAT_VERSION} "
             "(re-create the game from its seed and actions with state_io.replay)"
         )
-    if game is not None and game_id != game.game_id:
+    if isinstance(game, Game) and game_id != game.game_id:
         raise ValueError(f"the data holds game id {game_id}, not {game.name} ({game.game_id})")
-    game = game if game is not None else _game_of(game_id)
+    game = _game_of(game, game_id)
     if layout != game.layout_version:
         raise ValueError(
             f"the data has {game.name} state layout version {layout}; this library uses "

@@ -5,11 +5,18 @@ A game registers with one line in :data:`GAME_CLASSES` (its name and its ``Game`
 ``presages_env.games`` (``name = "module:Class"`` in its ``pyproject.toml``'s
 ``[project.entry-points."presages_env.games"]``). Everything else about a game is declared
 on its class (see :mod:`presages_env.core.game`).
+
+A game's ``game_id`` names it in every saved state's header, so each game has its own: a game
+claiming an id an earlier registered game holds (built-in games first, then the entry points
+in their order) is refused, with both games named, and listed by :func:`unavailable_games`.
+The registry keeps the id → game map (:func:`game_by_id`), which :mod:`presages_env.core.state_io`
+and :mod:`presages_env.core.decision_tables` are handed: the core never imports a game.
 """
 
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import importlib
 import importlib.util
 import re
@@ -37,6 +44,7 @@ BUILT_IN_GAMES = {
 }
 _NAME = re.compile(r"[a-z][a-z0-9_]{0,39}")
 _TARGET = re.compile(r"[A-Za-z_][\w.]*:[A-Za-z_]\w*")
+_MAX_GAME_ID = 2**16 - 1  # saved files store it as a u16 (core/state_io.py)
 
 
 def entry_point_games() -> tuple[dict[str, str], dict[str, str]]:
@@ -68,6 +76,7 @@ class _Registry(MutableMapping):
         self._games = dict(games)
         self._refused: dict[str, str] = {}
         self._found = False
+        self._identities: _Identities | None = None  # built when first asked for
 
     def _all(self) -> dict[str, str]:
         if not self._found:
@@ -93,11 +102,20 @@ class _Registry(MutableMapping):
     def __contains__(self, name: object) -> bool:
         return name in self._games or name in self._all()
 
+    def identities(self) -> _Identities:
+        """Every game's ``game_id``, claimed in the registry's order (loads every game's
+        class once; registering or removing a game starts over)."""
+        if self._identities is None:
+            self._identities = _Identities.of(self)
+        return self._identities
+
     def __setitem__(self, name: str, target: str) -> None:
         self._all()[name] = target
+        self._identities = None
 
     def __delitem__(self, name: str) -> None:
         del self._all()[name]
+        self._identities = None
 
     def __iter__(self) -> Iterator[str]:
         return iter(self._all())
@@ -107,6 +125,40 @@ class _Registry(MutableMapping):
 
     def __repr__(self) -> str:
         return repr(self._all())
+
+
+@dataclasses.dataclass(frozen=True)
+class _Identities:
+    """Which game holds each ``game_id`` (``{id: name}``), and the games refused for
+    claiming one already held (``{name: why}``)."""
+
+    holders: dict[int, str]
+    refused: dict[str, str]
+
+    @classmethod
+    def of(cls, registry: _Registry) -> _Identities:
+        holders: dict[int, str] = {}
+        refused: dict[str, str] = {}
+        for name in registry:
+            try:
+                game = _import_class(name, registry)
+            except ValueError:  # a game that does not load holds no id
+                continue
+            game_id = getattr(game, "game_id", None)
+            if type(game_id) is not int or not 0 <= game_id <= _MAX_GAME_ID:
+                refused[name] = (
+                    f"game {name!r} ({registry[name]}) has game_id {game_id!r}: "
+                    f"a game's id is an int in [0, {_MAX_GAME_ID}]"
+                )
+            elif game_id in holders:
+                holder = holders[game_id]
+                refused[name] = (
+                    f"game {name!r} ({registry[name]}) has game_id {game_id}, already the id "
+                    f"of game {holder!r} ({registry[holder]}): each game needs an id of its own"
+                )
+            else:
+                holders[game_id] = name
+        return cls(holders, refused)
 
 
 GAME_CLASSES = _Registry(BUILT_IN_GAMES)
@@ -122,9 +174,10 @@ def get_game(name: str) -> Game:
         The :class:`Game` registered under ``name``.
 
     Raises:
-        ValueError: no game has that name (the message lists the games), or its package
+        ValueError: no game has that name (the message lists the games), its package
             does not load (a plug-in naming a missing module, or failing as it is
-            imported; the message names the game and the reason).
+            imported; the message names the game and the reason), or its ``game_id`` is
+            an earlier registered game's (the message names both).
     """
     game = _game_class(name)()
     if game.name != name:
@@ -132,13 +185,26 @@ def get_game(name: str) -> Game:
     return game
 
 
+def game_by_id(game_id: int) -> Game:
+    """The game whose states carry ``game_id`` in their header: what
+    :func:`~presages_env.core.state_io.deserialize` is handed to read a saved state of any game.
+
+    Raises:
+        ValueError: no game that loads holds that id.
+    """
+    holders = GAME_CLASSES.identities().holders
+    if isinstance(game_id, bool) or not isinstance(game_id, int) or game_id not in holders:
+        raise ValueError(f"the data holds unknown game id {game_id!r}")
+    return get_game(holders[game_id])
+
+
 def unavailable_games() -> dict[str, str]:
     """The games registered that cannot be played. It loads every registered game's class.
 
     Returns:
-        ``{name: why}``: the entry points refused (a bad name or target) and the registered
-        games whose package does not load, which :func:`get_game` refuses with the same
-        reason.
+        ``{name: why}``: the entry points refused (a bad name or target), the registered
+        games whose package does not load and those claiming a ``game_id`` an earlier game
+        holds, which :func:`get_game` refuses with the same reason.
     """
     unavailable = GAME_CLASSES.refusals()
     for name in GAME_CLASSES:
@@ -179,7 +245,15 @@ def game_options(name: str) -> OptionTable:
 
 
 def _game_class(name: str) -> type[Game]:
-    target = GAME_CLASSES[_known(name)]
+    game = _import_class(_known(name), GAME_CLASSES)
+    why = GAME_CLASSES.identities().refused.get(name)
+    if why is not None:
+        raise ValueError(why)
+    return game
+
+
+def _import_class(name: str, registry: _Registry) -> type[Game]:
+    target = registry[name]
     module_name, class_name = target.split(":")
     with _loading(name, target):
         return getattr(importlib.import_module(module_name), class_name)

@@ -4,7 +4,8 @@ The checks are the library's (:mod:`presages_env.core.conformance`: PettingZoo's
 and seed_test, random games through valid states only, the AEC env, the vector env and
 replay agreeing step by step, bad input refused with nothing changed, no leak, the decision
 tables, the state fuzz under numba's bounds checks), each run here as one test per game,
-check and player count, with the tools from above the core. The release checks (a shipped
+check and player count, with the tools from above the core that the documented call
+(:func:`presages_env.fuzzing.conformance.check_game`) hands in. The release checks (a shipped
 checkpoint, the registered PettingZoo env) follow. Per-game folders keep the rules.
 """
 
@@ -18,46 +19,12 @@ import pettingzoo
 import pytest
 
 import presages_env
-from presages_env.agents.search import ISMCTSAgent
 from presages_env.core import conformance
 from presages_env.core.game import Game, RewardBounds
-from presages_env.core.validation import checked_state
-from presages_env.fuzzing import run_in_child
-from presages_env.fuzzing import states as fuzz
+from presages_env.fuzzing.conformance import TOOLS
 from presages_env.games.president.game import PresidentGame
 
 GAMES = presages_env.list_games()
-# Cases of the bounds-checked fuzz here; ``python -m presages_env.fuzzing`` runs the full budget.
-FUZZ_CASES = {"states": 300, "heuristics": 400}
-
-
-def a_refused_state(game: Game, n: int) -> np.ndarray:
-    """A corrupted mid-game ``n``-player state that validation refuses."""
-    trajectory = conformance.random_trajectory(game, n, seed=n)
-    original = trajectory[len(trajectory) // 2]
-    rng = np.random.default_rng(n)
-    for case in range(1000):
-        _description, state = fuzz.corrupt(original, fuzz.KINDS[case % len(fuzz.KINDS)], rng)
-        if state[0] == n:  # still claims n players: the env's own check will not catch it
-            try:
-                checked_state(game, state)
-            except ValueError:
-                return state
-    raise AssertionError(f"no corruption of a {game.name} state was refused")
-
-
-def search(game: Game, states: np.ndarray) -> np.ndarray:
-    return ISMCTSAgent(game.name, simulations=2).act_states(states)
-
-
-def bounds_checked_fuzz(game: Game, kind: str) -> str | None:
-    result = run_in_child([kind], [game.name], cases=FUZZ_CASES[kind], seed=7)
-    if result.returncode != 0 or "0 failures" not in result.stdout:
-        return result.stdout + result.stderr
-    return None
-
-
-TOOLS = conformance.Tools(refused_state=a_refused_state, search=search, fuzz=bounds_checked_fuzz)
 CASES = [
     pytest.param(name, check, n, id=f"{name}-{check}-{n}")
     for name in GAMES
@@ -130,15 +97,49 @@ def test_check_game_fails_a_broken_president(game, check):
     assert str(failure.value).startswith(f"{game.name} at ")
 
 
-def test_check_game_skips_what_needs_a_missing_tool_and_refuses_unknown_checks():
-    game = presages_env.get_game("president")
-    skipped = conformance.check_game(game, checks=["bad_input_to_the_aec_env_changes_nothing"])
-    assert set(skipped) == {
-        ("bad_input_to_the_aec_env_changes_nothing", n) for n in conformance.seatings(game)
-    }
-    assert all("Tools.refused_state" in reason for reason in skipped.values())
+def test_check_game_without_the_tools_refuses_before_running_anything(monkeypatch):
+    """Issue 51: ``check_game(game)`` as the guide showed it skipped six checks, the fuzz
+    among them, and passed. Now the core's call names every check it cannot run and the
+    tools missing, and runs none."""
+    ran = []
+    monkeypatch.setattr(conformance, "run_check", lambda *args: ran.append(args))
+    game = presages_env.get_game("kuhn_poker")
+    with pytest.raises(conformance.MissingTools) as refused:
+        conformance.check_game(game)
+    needing = {name for name, each in conformance.CHECKS.items() if each.needs}
+    assert len(needing) == 6 and all(name in str(refused.value) for name in needing)
+    assert "Tools.fuzz" in str(refused.value) and "Tools.search" in str(refused.value)
+    assert ran == []
+    with pytest.raises(conformance.MissingTools, match="Tools.refused_state"):
+        conformance.run_check(game, "bad_input_to_the_aec_env_changes_nothing", 2)
     with pytest.raises(ValueError, match="unknown check"):
         conformance.check_game(game, checks=["nothing_of_the_kind"])
+
+
+def test_the_documented_call_runs_every_check_with_every_tool(monkeypatch):
+    """``presages_env.fuzzing.conformance.check_game(game)`` hands every tool in, so every
+    check runs: only what the game declares it lacks comes back skipped."""
+    from presages_env.fuzzing import conformance as documented
+
+    ran = []
+
+    def run_check(game, name, n, tools):
+        assert all(getattr(tools, need) is not None for need in conformance.CHECKS[name].needs)
+        ran.append((name, n))
+
+    monkeypatch.setattr(conformance, "run_check", run_check)
+    game = presages_env.get_game("kuhn_poker")
+    assert documented.check_game(game) == {}
+    assert ran == list(conformance.cases(game))
+
+
+def test_the_fuzz_tool_refuses_a_game_it_cannot_reach_by_name():
+    """The fuzz runs in a child process that finds the game by name: an unregistered game
+    is a loud failure, not a fuzz of the registered game of that name."""
+    from presages_env.fuzzing import conformance as documented
+
+    with pytest.raises(AssertionError, match="register TooTightPresident"):
+        documented.bounds_checked_fuzz(TooTightPresident(), "states")
 
 
 def test_a_game_whose_kernel_has_no_global_state_is_refused_at_definition():

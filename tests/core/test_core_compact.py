@@ -35,7 +35,7 @@ from presages_env.core.header import (
 from presages_env.core.rng import rng_below, rng_get, rng_next, rng_seed, rng_set, rng_shuffle
 from presages_env.core.state_io import deserialize, serialize
 from presages_env.core.validation import InvalidStateError, check_state_array
-from presages_env.games import GAME_CLASSES, get_game
+from presages_env.games import GAME_CLASSES, game_by_id, get_game
 
 DTYPES = [np.int8, np.int16, np.int32, np.int64]
 GAMES = sorted(GAME_CLASSES)
@@ -224,7 +224,7 @@ def test_saves_of_the_int64_layout_are_refused_with_a_clear_message(name):
     data = body + hashlib.blake2b(body, digest_size=16).digest()
     expected = f"layout version 1; this library uses version {game.layout_version}"
     with pytest.raises(ValueError, match=expected):
-        deserialize(data)
+        deserialize(data, game_by_id)
     with pytest.raises(ValueError, match="re-create the game from its seed and actions"):
         deserialize(data, game)
 
@@ -233,11 +233,11 @@ def test_saves_of_the_int64_layout_are_refused_with_a_clear_message(name):
 def test_serialize_writes_the_narrow_slots(name):
     game = get_game(name)
     state = game.new_state(game.default_players, 8)
-    data = serialize(state)
+    data = serialize(state, game)
     width = np.dtype(game.state_dtype).itemsize
     assert struct.unpack_from("<H", data, 10)[0] == width
     assert len(data) == struct.calcsize("<4sHHHHI") + width * state.size + 16
-    np.testing.assert_array_equal(deserialize(data), state)
+    np.testing.assert_array_equal(deserialize(data, game_by_id), state)
 
 
 # ---- no slot overflows: the narrow state computes exactly what a wide one does -----------------

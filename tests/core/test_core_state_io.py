@@ -18,6 +18,7 @@ from presages_env.core.header import (
     step_of,
 )
 from presages_env.core.state_io import apply_actions, deserialize, replay, serialize
+from presages_env.games import game_by_id
 from presages_env.games.president import kernel as k
 from presages_env.games.president.game import PresidentGame
 
@@ -54,19 +55,19 @@ def mid_game(num_players: int = 4, steps: int = 40, **options) -> np.ndarray:
 @pytest.mark.parametrize("steps", [0, 30, 10_000])
 def test_serialize_round_trip(num_players, steps):
     state = mid_game(num_players, steps, num_manches=2)
-    data = serialize(state)
+    data = serialize(state, GAME)
     assert isinstance(data, bytes)
-    for game in (None, GAME):
+    for game in (game_by_id, GAME):
         loaded = deserialize(data, game)
         assert loaded.dtype == GAME.state_dtype
         np.testing.assert_array_equal(loaded, state)
         loaded[HDR_STEP] += 1  # the loaded state is an independent, writable array
-    assert step_of(state) == step_of(deserialize(data))
+    assert step_of(state) == step_of(deserialize(data, game_by_id))
 
 
 def test_a_loaded_game_plays_on_exactly_like_the_original():
     state = mid_game(4, 25, num_manches=3)
-    loaded = deserialize(serialize(state), GAME)
+    loaded = deserialize(serialize(state, GAME), GAME)
     actions = play_randomly(state, 400, seed=3)
     apply_actions(GAME, loaded, actions)
     np.testing.assert_array_equal(loaded, state)
@@ -100,7 +101,7 @@ def forge(state: np.ndarray, **fields) -> bytes:
 
 def corruptions() -> dict[str, bytes]:
     state = mid_game()
-    data = serialize(state)
+    data = serialize(state, GAME)
     size_offset = PREFIX.size - 4
     return {
         "empty": b"",
@@ -127,33 +128,33 @@ def corruptions() -> dict[str, bytes]:
 def test_corrupted_or_truncated_data_is_refused(name):
     data = corruptions()[name]
     with pytest.raises(ValueError):
-        deserialize(data)
+        deserialize(data, game_by_id)
     with pytest.raises(ValueError):
         deserialize(data, GAME)
 
 
 def test_the_refusals_say_what_is_wrong():
     state = mid_game()
-    data = serialize(state)
+    data = serialize(state, GAME)
     with pytest.raises(ValueError, match="checksum"):
-        deserialize(corrupt(data, PREFIX.size + SLOT * k.HAND, b"\x07"))
+        deserialize(corrupt(data, PREFIX.size + SLOT * k.HAND, b"\x07"), game_by_id)
     with pytest.raises(ValueError, match="format version 1"):
-        deserialize(forge(state, version=1))
+        deserialize(forge(state, version=1), game_by_id)
     with pytest.raises(ValueError, match="layout version 8"):
-        deserialize(forge(state, layout=8))
+        deserialize(forge(state, layout=8), game_by_id)
     with pytest.raises(ValueError, match="truncated"):
-        deserialize(data[:-1])
+        deserialize(data[:-1], game_by_id)
     with pytest.raises(TypeError, match="bytes"):
-        deserialize(state)
+        deserialize(state, game_by_id)
 
 
 def test_data_of_another_game_is_refused():
-    data = serialize(mid_game())
+    data = serialize(mid_game(), GAME)
     other_game_id = corrupt(data, 6, struct.pack("<H", GAME.game_id + 1))
     with pytest.raises(ValueError, match="president"):
         deserialize(other_game_id, GAME)
     with pytest.raises(ValueError):
-        deserialize(other_game_id)
+        deserialize(other_game_id, game_by_id)
 
 
 @pytest.mark.parametrize(
@@ -167,7 +168,7 @@ def test_a_forged_state_with_a_valid_checksum_is_still_validated(slot, value):
     with pytest.raises(ValueError):
         deserialize(forge(state), GAME)
     with pytest.raises(ValueError):
-        serialize(state)  # only sound states are ever written
+        serialize(state, GAME)  # only sound states are ever written
 
 
 # ---- replay -------------------------------------------------------------------------------

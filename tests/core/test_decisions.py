@@ -4,7 +4,7 @@ Issue 27, defect 1: each slot of a pending decision can be in range while their 
 is one no play reaches (Res Arcana accepted "put the paid essence" as the target kind of a
 discard cost, and a placement at the effect stage). The tables of
 ``presages_env/games/<game>/decisions.json`` are derived from the kernels' transitions
-(``python -m presages_env.core.decision_tables --write``); these tests show they refuse such
+(``python -m presages_env.games.decision_tables --write``); these tests show they refuse such
 states and cover fresh play: over options drawn from each game's whole option space, with a
 seed drawn for each run (issue 39: the tables, explored over four option sets, refused legal
 Aciliande states of the team variant with unequal lives); fresh play is the conformance
@@ -89,7 +89,7 @@ def test_aciliande_team_variant_with_unequal_lives_is_never_refused():
                 continue
             state = env.get_state()
             env.set_state(state)
-            np.testing.assert_array_equal(deserialize(serialize(state)), state)
+            np.testing.assert_array_equal(deserialize(serialize(state, game), game), state)
             game.view(state, int(state[HDR_CURRENT]))
             after_a_partner += _follows_a_partner(state)
             env.step(int(rng.choice(np.flatnonzero(observation["action_mask"]))))

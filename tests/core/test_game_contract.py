@@ -297,7 +297,7 @@ def test_a_saved_state_loads_beside_a_plugin_that_does_not_load(monkeypatch):
 
     env = presages_env.make("kuhn_poker")
     env.reset(seed=0)
-    data = state_io.serialize(env.get_state())
+    data = state_io.serialize(env.get_state(), env.game)
     registry = games._Registry({"broken_game": BROKEN, **games.BUILT_IN_GAMES})
     monkeypatch.setattr(games, "GAME_CLASSES", registry)  # looked at first
-    assert (state_io.deserialize(data) == env.get_state()).all()
+    assert (state_io.deserialize(data, games.game_by_id) == env.get_state()).all()

@@ -74,9 +74,13 @@ def test_in_team_play_an_illegal_action_for_a_partner_costs_the_learner():
     assert (reward, terminated, info.get("illegal_action")) == (ILLEGAL_ACTION_PENALTY, True, True)
 
 
-def test_registration_needs_only_the_training_package_or_register_envs():
-    presages_env.register_envs()  # idempotent, registers both registries
-    assert "presages_env/president-v0" in gymnasium.registry
+def test_gymnasium_registration_comes_with_the_training_package():
+    """``presages_env.register_envs`` registers PettingZoo's envs alone: the package does not
+    import training, which registers Gymnasium's views and is imported by naming it."""
+    presages_env.register_envs()  # idempotent
+    assert "presages_env/president-v0" in gymnasium.registry  # this module imported training
+    env = gymnasium.make("presages_env.training:presages_env/kuhn_poker-v0")
+    assert env.reset(seed=0)
 
 
 @pytest.mark.parametrize("team_play", [False, True])

@@ -207,7 +207,8 @@ def test_a_forged_saved_state_is_refused(saved_aciliande, loader):
 )
 def test_a_valid_start_state_that_is_not_the_deal_of_its_seed_is_refused(saved_aciliande, loader):
     text, args, _, actions = saved_aciliande
-    other_deal = state_io.serialize(openspiel_game_of(args).new_state(4, 99), None)
+    game = openspiel_game_of(args)
+    other_deal = state_io.serialize(game.new_state(4, 99), game)
     with pytest.raises(ValueError, match="not the deal of its seed"):
         loader(forged_text(text, *args, other_deal, actions))
 
