@@ -181,10 +181,19 @@ class Hub:
         The move is checked and stepped once (``LiveGame.propose``), and played only once
         stored (``LiveGame.keep``)."""
         move = _proposed(table.live, action)
-        row = Move(table.data.id, move.step, seat, move.action, move.label, by, reaction_ms)
         try:
             await self._committer.commit(
-                dataclasses.replace(row, finished=move.over, token_hash=token_hash)
+                Move(
+                    table.data.id,
+                    move.step,
+                    seat,
+                    move.action,
+                    move.label,
+                    by,
+                    reaction_ms,
+                    finished=move.over,
+                    token_hash=token_hash,
+                )
             )
         except StaleMove as error:
             raise MoveRefused(str(error)) from None

@@ -56,7 +56,7 @@ class LabState:
     static: Traversable  # the pages, their scripts and stylesheet
     table_rate: Limiter
     sockets: int = 0
-    hub: Hub = dataclasses.field(init=False)
+    hub: Hub = dataclasses.field(init=False, repr=False)
 
     def page(self, name: str) -> HTMLResponse:
         """The static page ``name`` with the card stylesheet and script it links."""

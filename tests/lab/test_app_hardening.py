@@ -148,7 +148,7 @@ def test_a_seat_for_an_agent_the_game_ships_none_of_is_refused_in_words_not_a_pa
         body = {"game": "kuhn_poker", "players": 2, "seats": ["human", "ppo"]}
         answer = client.post("/api/tables", json=body)
         assert answer.status_code == 400
-        assert "kuhn_poker ships no ppo checkpoint" in answer.json()["error"]
+        assert "'ppo' is not offered at kuhn_poker with 2 players" in answer.json()["error"]
         assert not any(path in answer.text for path in server_paths())
 
 
