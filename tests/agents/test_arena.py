@@ -225,3 +225,20 @@ def test_the_baseline_commands_take_every_kind_of_spec(spec, own_module, tmp_pat
     assert "playing 4 games: 1 pairing x 4\n" in capsys.readouterr().out
     command("agent_results").main([*argv, "--search-games", "4", "--pairings", f"{spec}:random"])
     assert "| random | 4 |" in capsys.readouterr().out
+
+
+def test_a_checkpoint_spec_plays_the_arena_and_the_scoreboard(tmp_path):
+    torch = require("train")
+    from presages_env.agents.action_scorer import ActionScorer
+
+    torch.manual_seed(0)
+    path = tmp_path / "scorer.pt"
+    ActionScorer.for_game("kuhn_poker", {"state": [8], "action": [8], "head": [8]}).save(path)
+    main(["arena", "--agents", f"dmc:{path}", "random", *KUHN, "--out", str(tmp_path / "a")])
+    assert json.loads((tmp_path / "a" / "arena.json").read_text())["records"] == 2 * 8
+    main(
+        ["scoreboard", f"dmc:{path}", *KUHN, "--players", "3", "--br", "none"]
+        + ["--references", "heuristic", "--out", str(tmp_path / "s")]
+    )
+    (robin,) = json.loads((tmp_path / "s" / "scoreboard.json").read_text())["round_robins"]
+    assert [s["agent"] for s in robin["head_to_head"]] == ["dmc:scorer", "heuristic"]
