@@ -77,6 +77,15 @@ def test_a_malformed_spec_is_refused_by_name_before_anything_is_imported(spec, o
     assert own_module not in sys.modules
 
 
+def test_the_commands_refuse_a_bad_spec_by_name_before_playing(tmp_path, capsys):
+    bad, out = "python:../x:y", ["--out", str(tmp_path / "out")]
+    for argv in (["arena", "--agents", "random", bad], ["scoreboard", bad, "--br", "none"]):
+        with pytest.raises(SystemExit) as stopped:
+            main([*argv, *KUHN, *out])
+        assert stopped.value.code == 2 and f"agent {bad!r}" in capsys.readouterr().err
+    assert not (tmp_path / "out").exists()
+
+
 def test_a_spec_of_your_own_code_builds_the_agent_it_names(own_module):
     label, agent = make_agent("python:my_agents:make", "kuhn_poker")
     assert label == "python:my_agents:make" and isinstance(agent, HeuristicAgent)
