@@ -228,8 +228,9 @@ def bounds_markdown(board: Scoreboard) -> str:
     )
     return (
         "A best response trained against the frozen agent, then measured against it on "
-        "duplicate deals it never trained on: its win rate above chance is a lower bound on "
-        f"the agent's exploitability at that budget. {seeds}.\n\n" + markdown_table(header, rows)
+        "duplicate deals it never trained on: its edge (win rate above chance; in a two-player "
+        "zero-sum game, mean reward above 0) is a lower bound on the agent's exploitability "
+        f"at that budget. {seeds}.\n\n" + markdown_table(header, rows)
     )
 
 

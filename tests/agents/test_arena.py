@@ -77,6 +77,15 @@ def test_a_malformed_spec_is_refused_by_name_before_anything_is_imported(spec, o
     assert own_module not in sys.modules
 
 
+def test_the_commands_refuse_a_bad_spec_by_name_before_playing(tmp_path, capsys):
+    bad, out = "python:../x:y", ["--out", str(tmp_path / "out")]
+    for argv in (["arena", "--agents", "random", bad], ["scoreboard", bad, "--br", "none"]):
+        with pytest.raises(SystemExit) as stopped:
+            main([*argv, *KUHN, *out])
+        assert stopped.value.code == 2 and f"agent {bad!r}" in capsys.readouterr().err
+    assert not (tmp_path / "out").exists()
+
+
 def test_a_spec_of_your_own_code_builds_the_agent_it_names(own_module):
     label, agent = make_agent("python:my_agents:make", "kuhn_poker")
     assert label == "python:my_agents:make" and isinstance(agent, HeuristicAgent)
@@ -225,3 +234,20 @@ def test_the_baseline_commands_take_every_kind_of_spec(spec, own_module, tmp_pat
     assert "playing 4 games: 1 pairing x 4\n" in capsys.readouterr().out
     command("agent_results").main([*argv, "--search-games", "4", "--pairings", f"{spec}:random"])
     assert "| random | 4 |" in capsys.readouterr().out
+
+
+def test_a_checkpoint_spec_plays_the_arena_and_the_scoreboard(tmp_path):
+    torch = require("train")
+    from presages_env.agents.action_scorer import ActionScorer
+
+    torch.manual_seed(0)
+    path = tmp_path / "scorer.pt"
+    ActionScorer.for_game("kuhn_poker", {"state": [8], "action": [8], "head": [8]}).save(path)
+    main(["arena", "--agents", f"dmc:{path}", "random", *KUHN, "--out", str(tmp_path / "a")])
+    assert json.loads((tmp_path / "a" / "arena.json").read_text())["records"] == 2 * 8
+    main(
+        ["scoreboard", f"dmc:{path}", *KUHN, "--players", "3", "--br", "none"]
+        + ["--references", "heuristic", "--out", str(tmp_path / "s")]
+    )
+    (robin,) = json.loads((tmp_path / "s" / "scoreboard.json").read_text())["round_robins"]
+    assert [s["agent"] for s in robin["head_to_head"]] == ["dmc:scorer", "heuristic"]
