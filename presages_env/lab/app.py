@@ -46,6 +46,7 @@ from presages_env.lab import lobby, study_flow
 from presages_env.lab.agents_pool import AgentPool
 from presages_env.lab.hub import POLICY_VIOLATION, Hub, MoveRefused
 from presages_env.lab.protocol import messages
+from presages_env.lab.remote import UNKNOWN_PROTOCOL, protocol_refusal, remote_link
 from presages_env.lab.store import LinkReplaced, Store, hash_token
 from presages_env.lab.study import MAX_STUDY_BYTES, load_study
 from presages_env.ui.card_parts import card_part, with_card_parts
@@ -210,6 +211,19 @@ def create_app(config: LabConfig | None = None, store: Store | None = None) -> F
         abandoned = await asyncio.to_thread(store.abandoned_table_ids)  # among the unfinished
         return JSONResponse({"finished": done, "unfinished": going, "abandoned": abandoned})
 
+    @app.post("/api/admin/tables/{table_id}/{seat}/link")
+    async def remote_seat_link(request: Request, table_id: str, seat: int) -> JSONResponse:
+        """A remote agent's seat's new link (the old one stops working): how the program at
+        a study's remote seat is given its link (docs/agents_anywhere.md)."""
+        if not _is_admin(request, config.admin_token):
+            return _refusal("this needs the admin token", 403)
+        try:
+            link = await asyncio.to_thread(remote_link, store, table_id, seat)
+        except LookupError as error:
+            return _refusal(str(error), 404)
+        await app.state.hub.revoke(table_id, seat)
+        return JSONResponse({"link": link})
+
     @app.post("/api/admin/studies")
     async def create_study(request: Request) -> JSONResponse:
         if not _is_admin(request, config.admin_token):
@@ -305,6 +319,9 @@ def create_app(config: LabConfig | None = None, store: Store | None = None) -> F
             await _unavailable(socket, "too many connections")
             return
         await socket.accept()
+        if refusal := protocol_refusal(socket.query_params.get("protocol")):
+            await socket.close(UNKNOWN_PROTOCOL, refusal)
+            return
         app.state.sockets += 1
         hub: Hub = app.state.hub
         try:
