@@ -89,12 +89,34 @@ class RemoteSeat:
         obs = np.asarray(state["obs"], dtype=self.game.obs_dtype)
         mask = np.zeros(self.game.num_actions(self.players), dtype=np.int8)
         mask[[choice["action"] for choice in state["actions"]]] = 1
-        action = int(self.agent.act(obs, mask))
-        return {"type": "move", "step": state["step"], "action": action, "reaction_ms": None}
+        if hasattr(self.agent, "decide"):
+            action = self.agent.decide(self._decision(state, obs, mask))
+        else:
+            action = self.agent.act(obs, mask)
+        return {"type": "move", "step": state["step"], "action": int(action), "reaction_ms": None}
+
+    def _decision(self, state: dict[str, Any], obs: np.ndarray, mask: np.ndarray) -> Any:
+        """The seat's decision in words, as a text agent reads it, from the message alone
+        (no names of the moves not legal now: those need the state)."""
+        from presages_env.text import Decision
+
+        return Decision(
+            game=self.game,
+            seat=self.seat,
+            num_players=self.players,
+            view=self.game.viewer.seat_view(obs, self.seat, self.players),
+            events=tuple(state["log"]),
+            actions=tuple(choice["action"] for choice in state["actions"]),
+            labels=tuple(choice["label"] for choice in state["actions"]),
+            other_names=(),
+            observation=obs,
+            mask=mask,
+        )
 
 
-async def play(link: str, spec: str, seed: int = 0, retries: int = 5) -> dict[str, Any]:
-    """Play the seat ``link`` opens with agent ``spec`` to the end of its game; returns the
+async def play(link: str, spec: str | Agent, seed: int = 0, retries: int = 5) -> dict[str, Any]:
+    """Play the seat ``link`` opens with agent ``spec`` (an agent spec or an :class:`Agent`,
+    a ``TextAgent`` among them) to the end of its game; returns the
     last state (its ``result`` set). ``SeatClosed`` if the server ends the seat for good or
     is not reached ``retries`` times in a row."""
     url, seat, failures = socket_url(link), RemoteSeat(spec, seed), 0

@@ -189,7 +189,7 @@ def test_over_the_wire_a_remote_seat_gets_exactly_its_view(tmp_path):
     game = presages_env.get_game("kuhn_poker")
     with client_of(f"sqlite:///{tmp_path / 'lab.db'}") as client:
         links = remote_table(client, ("random", "random", "remote"))
-        table_id = links["0"].split("/")[2]
+        table_id = links["2"].split("/")[2]
         received = []
         with client.websocket_connect(ws(links["2"])) as socket:
             hello = socket.receive_json()
