@@ -38,6 +38,8 @@ LINK = re.compile(r"/(?:t|ws)/([A-Za-z0-9_-]{1,32})/([A-Za-z0-9_-]{1,64})")
 SCHEMES = {"http": "ws", "https": "wss", "ws": "ws", "wss": "wss"}
 MOVES_PER_SECOND, MOVE_BURST = 4.0, 10  # under the lab's default bound on a socket's messages
 MAX_MESSAGE = 2**22  # bytes of a server message the client reads (a view is a few KB)
+OPEN_SECONDS = 300  # a handshake's wait: a server opens a table's game first (a first
+# compile of its kernels takes minutes on a busy machine)
 
 
 class SeatClosed(ConnectionError):
@@ -123,7 +125,9 @@ async def play(link: str, spec: str | Agent, seed: int = 0, retries: int = 5) ->
     pace = _Bucket(MOVES_PER_SECOND, MOVE_BURST)
     while True:
         try:
-            async with websockets.connect(url, max_size=MAX_MESSAGE) as socket:
+            async with websockets.connect(
+                url, max_size=MAX_MESSAGE, open_timeout=OPEN_SECONDS
+            ) as socket:
                 failures = 0
                 final = await _serve(socket, seat, pace)
                 if final is not None:
