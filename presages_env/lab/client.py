@@ -61,10 +61,12 @@ def socket_url(link: str) -> str:
 
 @dataclasses.dataclass
 class RemoteSeat:
-    """One seat's decisions: the agent ``spec`` (made once the hello names the game) answers
-    each state where the seat is to act."""
+    """One seat's decisions: the agent (``spec``, made once the hello names the game, or an
+    :class:`Agent` given) answers each state where the seat is to act, from the seat's
+    observation, or in words for an agent that ``decide``s (``presages_env.text.TextAgent``:
+    a :class:`~presages_env.text.Decision` from the message's view, events and moves)."""
 
-    spec: str
+    spec: str | Agent
     seed: int = 0
     agent: Agent | None = None
     game: Game | None = None
@@ -76,11 +78,13 @@ class RemoteSeat:
         self.seat, self.players = hello["seat"], hello["players"]
         if self.agent is None:
             self.game = get_game(hello["game"])
-            _, self.agent = make_agent(
-                self.spec, hello["game"], self.seed, num_players=self.players
-            )
-            if self.agent.needs_state:
-                raise ValueError(f"agent {self.spec!r} reads whole states; a seat sees its view")
+            self.agent = self.spec if isinstance(self.spec, Agent) else self._made(hello["game"])
+
+    def _made(self, game: str) -> Agent:
+        _, agent = make_agent(self.spec, game, self.seed, num_players=self.players)
+        if agent.needs_state:
+            raise ValueError(f"agent {self.spec!r} reads whole states; a seat sees its view")
+        return agent
 
     def answer(self, state: dict[str, Any]) -> dict[str, Any] | None:
         """The move for ``state`` if the seat is to act in it, else None."""
@@ -118,8 +122,8 @@ class RemoteSeat:
 
 async def play(link: str, spec: str | Agent, seed: int = 0, retries: int = 5) -> dict[str, Any]:
     """Play the seat ``link`` opens with agent ``spec`` (an agent spec or an :class:`Agent`,
-    a ``TextAgent`` among them) to the end of its game; returns the
-    last state (its ``result`` set). ``SeatClosed`` if the server ends the seat for good or
+    a ``TextAgent`` among them) to the end of its game; returns the last state (its
+    ``result`` set). ``SeatClosed`` if the server ends the seat for good or
     is not reached ``retries`` times in a row."""
     url, seat, failures = socket_url(link), RemoteSeat(spec, seed), 0
     pace = _Bucket(MOVES_PER_SECOND, MOVE_BURST)

@@ -260,7 +260,7 @@ def test_the_lobby_opens_a_table_and_gives_one_link_per_person(server):
         helps = driver.find_elements("css selector", "#options .help")
         assert len(helps) == len(labels) and all("Default:" in h.text for h in helps)
         kinds = [o.text for o in driver.find_elements("css selector", "#seats .kind option")]
-        assert "dmc" in kinds  # shipped for Présages
+        assert "dmc" in kinds and "a remote agent" in kinds  # dmc: shipped for Présages
         shot(driver, "lobby-presages")
         game.select_by_visible_text("Président")
         assert driver.find_element("id", "option-num_manches").get_attribute("type") == "number"

@@ -78,6 +78,8 @@ def test_the_command_line_client_plays_a_seat(tmp_path, capsys):
         assert app.state.store.table(table_id).finished
         assert main(["lab", "client", base + links[0] + "x", "--agent", "heuristic"]) == 1
         assert "HTTP 403" in capsys.readouterr().err
+        assert main(["lab", "client", base + links[0], "--agent", "search"]) == 1
+        assert "reads whole states" in capsys.readouterr().err
 
 
 def checks_first(seed: int) -> str:
@@ -154,3 +156,27 @@ def test_the_documented_20_line_bot_plays_a_whole_game(tmp_path):
         assert {m["by"] for m in app.state.store.table(table_id).moves if m["seat"] == 1} == {
             "remote"
         }
+
+
+def test_a_text_agent_plays_a_remote_seat_in_words(tmp_path):
+    """A language model's stand-in reads the tier (b) prompt built from the seat's messages
+    and names a listed move; each is taken (docs/agents_anywhere.md)."""
+    from presages_env.text import TextAgent
+
+    prompts: list[str] = []
+
+    def complete(prompt: str) -> str:
+        prompts.append(prompt)
+        listed = prompt.split("Your legal moves:\n")[1]
+        return "Move: " + re.findall(r"^ *\d+\. (.*)$", listed, re.MULTILINE)[-1]
+
+    model = TextAgent("kuhn_poker", complete, tier="moves", retries=0, fallback="first")
+    app = lab(tmp_path)
+    with running(app) as base:
+        table_id, links = kuhn_table(app, ["random", "remote"])
+        final = asyncio.run(play(base + links[1], model))
+    assert final["result"] and model.answers >= 1
+    assert model.illegal_answers == model.fallbacks == 0
+    assert "was dealt the" in prompts[0]  # the events the seat saw
+    stored = app.state.store.table(table_id).moves
+    assert {m["by"] for m in stored if m["seat"] == 1} == {"remote"}
