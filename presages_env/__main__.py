@@ -124,6 +124,13 @@ def main(argv: list[str] | None = None) -> int:
     export.add_argument("--out", type=Path, required=True, help="the folder to write")
     migrate = lab_commands.add_parser("migrate", help="create or upgrade the lab's schema")
     migrate.add_argument("--db", default=None, help="database URL (default: runs/lab.sqlite3)")
+    client = lab_commands.add_parser(
+        "client", help="play a lab seat from elsewhere with an agent (docs/agents_anywhere.md)"
+    )
+    client.add_argument("link", help="the seat's link, http(s)://HOST/t/TABLE/TOKEN")
+    client.add_argument("--agent", default="heuristic", help="an agent spec (default heuristic)")
+    client.add_argument("--seed", type=int, default=0, help="the agent's seed")
+    client.add_argument("--retries", type=int, default=5, help="failed connections in a row")
     proxy = lab_commands.add_parser(
         "proxy", help="clone exported human decisions into a PPO checkpoint (extras lab, train)"
     )

@@ -22,6 +22,8 @@ ALLOWED_AGENTS = {
     "dmc": "dmc",  # the action scorers shipped for the game: offered where they fit
 }
 HUMAN = "human"
+REMOTE = "remote"  # a program elsewhere, seated through its link as a person is (lab/remote.py)
+LINKED = (HUMAN, REMOTE)  # the kinds of seat a link opens (the others the server plays)
 TIMEOUT_AGENT = "heuristic"  # who plays for a person who let their time run out
 
 

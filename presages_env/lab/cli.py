@@ -1,5 +1,5 @@
 """The lab's commands (``python -m presages_env serve``, ``lab migrate``, ``lab export``,
-``lab proxy``),
+``lab proxy``, ``lab client``),
 loaded by ``__main__`` only when one is asked for: an ImportError here means the ``lab``
 extra is missing."""
 
@@ -37,6 +37,8 @@ def run(args: argparse.Namespace) -> int:
         elif args.lab_command == "migrate":
             Store(args.db).migrate()
             print("the lab's schema is up to date")
+        elif args.lab_command == "client":
+            play_seat(args.link, args.agent, args.seed, args.retries)
         elif args.lab_command == "proxy":
             from presages_env.lab.proxy import train_proxy
 
@@ -56,6 +58,17 @@ def run(args: argparse.Namespace) -> int:
             for table, reason in done.skipped:
                 print(f"  skipped table {table}: {reason}")
     except (OSError, ValueError, TypeError, ImportError) as error:  # ImportError: torch
+        # (OSError: a client's seat closed for good, SeatClosed)
         print(f"cannot {args.command}: {' '.join(str(error).split())}", file=sys.stderr)
         return 1
     return 0
+
+
+def play_seat(link: str, agent: str, seed: int, retries: int) -> None:
+    """``lab client``: play the seat to its game's end, then print the result."""
+    import asyncio
+
+    from presages_env.lab.client import play
+
+    final = asyncio.run(play(link, agent, seed, retries))
+    print("\n".join([final["result"]["headline"], *final["result"]["lines"]]))

@@ -4,7 +4,8 @@ first use (so a restarted server resumes every table where its stored moves left
 A move, a person's or an agent's, is checked (the seat's turn, the step it answers, a legal
 action), stored and committed, and only then played on the table and acknowledged; every
 seat then gets its new view. Agents think in the pool's threads; a person whose turn lasts
-longer than the table's idle time has the heuristic play for them (the table page says so).
+longer than the table's idle time has the heuristic play for them (the table page says so),
+as has a remote agent's (a program seated through its link: lab/remote.py).
 Each socket's messages wait in its own :class:`Outbox`, so a client that stopped reading
 delays no one else; it is dropped, and closed once it can be, when one message waits past
 the hub's ``send_seconds`` or ``MAX_QUEUED`` messages wait.
@@ -25,10 +26,18 @@ from fastapi import WebSocket, WebSocketDisconnect
 
 from presages_env.agents.base import Agent
 from presages_env.games import get_game
-from presages_env.lab.agents_pool import HUMAN, TIMEOUT_AGENT, AgentPool, seat_agent
+from presages_env.lab.agents_pool import (
+    HUMAN,
+    LINKED,
+    REMOTE,
+    TIMEOUT_AGENT,
+    AgentPool,
+    seat_agent,
+)
 from presages_env.lab.live import LiveGame, Proposed, option_values
 from presages_env.lab.protocol import messages
 from presages_env.lab.protocol.messages import SeatMove
+from presages_env.lab.remote import with_observation
 from presages_env.lab.store import Move, StaleMove, Store, TableData
 
 LOG = logging.getLogger(__name__)
@@ -76,8 +85,8 @@ class Table:
 
     def idle_rule(self) -> str:
         return (
-            f"If a person does not move within {self.data.idle_seconds} seconds, the "
-            f"{TIMEOUT_AGENT} agent plays that move for them."
+            f"If a person or a remote agent does not move within {self.data.idle_seconds} "
+            f"seconds, the {TIMEOUT_AGENT} agent plays that move for them."
         )
 
 
@@ -154,7 +163,8 @@ class Hub:
         closing.add_done_callback(self._dropping.discard)
 
     async def human_move(self, table: Table, seat: int, move: SeatMove, token_hash: str) -> None:
-        """Play a person's move (parsed by ``messages.parse_move``) once it is stored;
+        """Play the move of a seat a link opens, a person's or a remote agent's (parsed by
+        ``messages.parse_move``), once it is stored;
         ``LinkReplaced`` if the seat's token is no longer ``token_hash``'s (checked as it is
         stored, so a move costs no lookup of its own)."""
         async with table.lock:
@@ -163,7 +173,8 @@ class Hub:
                 raise MoveRefused(f"step {move.step} is not the current step {live.step}")
             if live.current != seat:
                 raise MoveRefused("it is not your turn")
-            await self._commit(table, seat, move.action, HUMAN, move.reaction_ms, token_hash)
+            by = table.data.seats[seat].kind  # "human" or "remote"
+            await self._commit(table, seat, move.action, by, move.reaction_ms, token_hash)
         self._broadcast(table)
         self._wake(table)
 
@@ -249,7 +260,10 @@ class Hub:
         step = table.live.step
         built = table.views.get(seat)
         if built is None or built[0] != step:
-            built = (step, json.dumps(messages.seat_state(table.live, seat, table.names)))
+            message = messages.seat_state(table.live, seat, table.names)
+            if table.data.seats[seat].kind == REMOTE:
+                message = with_observation(message, table.live, seat)
+            built = (step, json.dumps(message))
             table.views[seat] = built
         return built[1]
 
@@ -380,6 +394,6 @@ def _rebuilt(data: TableData) -> Table:
     agents = {
         p: seat_agent(s.kind, data.game, data.seed, p, data.num_players)
         for p, s in enumerate(data.seats)
-        if s.kind != HUMAN
+        if s.kind not in LINKED
     }
     return Table(data, live, agents)

@@ -1,6 +1,7 @@
 """A request for a new table, as the lobby sends it, checked before anything is stored:
 the game from the registry, the player count and options by the game's own checks, each
-seat a person or an allow-listed agent, names as bounded plain text."""
+seat a person, a remote agent (a program that connects through the seat's link, as a person
+does: lab/remote.py) or an allow-listed agent, names as bounded plain text."""
 
 from __future__ import annotations
 
@@ -16,7 +17,7 @@ from presages_env.core.option_space import Draw, OptionInfo
 from presages_env.core.seats import PERSON
 from presages_env.core.validation import check_display_name, check_int
 from presages_env.games import FLAGSHIP_GAME, available_games, get_game, unavailable_games
-from presages_env.lab.agents_pool import ALLOWED_AGENTS, HUMAN, seat_agent
+from presages_env.lab.agents_pool import ALLOWED_AGENTS, HUMAN, LINKED, REMOTE, seat_agent
 from presages_env.lab.live import option_values
 from presages_env.lab.store import MAX_TEXT, SeatSpec
 
@@ -144,14 +145,16 @@ def table_request(data: Any, default_idle: int) -> TableRequest:
     options = game.make_options(n, **option_values(raw))
     kinds = data.get("seats", [HUMAN] + ["heuristic"] * (n - 1))
     if not isinstance(kinds, list) or len(kinds) != n:
-        raise ValueError(f"seats must list {n} kinds: human or {sorted(ALLOWED_AGENTS)}")
+        raise ValueError(
+            f"seats must list {n} kinds: {', '.join(LINKED)} or {sorted(ALLOWED_AGENTS)}"
+        )
     names = data.get("names", [None] * n)
     if not isinstance(names, list) or len(names) != n:
         raise ValueError(f"names must list {n} names (null for the default)")
     seed = secrets.randbelow(2**63)
     seats = []
     for p, (kind, seat_name) in enumerate(zip(kinds, names, strict=True)):
-        if kind != HUMAN:
+        if kind not in LINKED:
             _check_offered(kind, name, n)
             seat_agent(kind, name, seed, p, n)  # refused here if it fails to load
         default = PERSON if kind == HUMAN else str(kind)
@@ -159,8 +162,8 @@ def table_request(data: Any, default_idle: int) -> TableRequest:
         if seat_name is not None:
             shown = check_display_name(seat_name, f"names[{p}]", MAX_NAME)
         seats.append(SeatSpec(kind, " ".join(shown.split()) or default))
-    if HUMAN not in kinds:
-        raise ValueError("a table needs at least one person")
+    if not set(LINKED) & set(kinds):
+        raise ValueError(f"a table needs at least one person ({HUMAN}) or remote agent ({REMOTE})")
     idle = check_int(data.get("idle_seconds", default_idle), "idle_seconds", MIN_IDLE, MAX_IDLE)
     return TableRequest(name, n, _json_options(options), seats, idle, seed)
 

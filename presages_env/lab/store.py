@@ -70,9 +70,9 @@ class SeatRow(Base):
     __tablename__ = "lab_seats"
     table_id: Mapped[str] = mapped_column(ForeignKey("lab_tables.id"), primary_key=True)
     seat: Mapped[int] = mapped_column(Integer, primary_key=True)
-    kind: Mapped[str] = mapped_column(String(32))  # "human" or an allow-listed agent
+    kind: Mapped[str] = mapped_column(String(32))  # "human", "remote" or an allowed agent
     name: Mapped[str] = mapped_column(String(MAX_TEXT))
-    token_hash: Mapped[str | None] = mapped_column(String(64), index=True)  # humans only
+    token_hash: Mapped[str | None] = mapped_column(String(64), index=True)  # linked seats
 
 
 class MoveRow(Base):
@@ -82,7 +82,7 @@ class MoveRow(Base):
     seat: Mapped[int] = mapped_column(Integer)
     action: Mapped[int] = mapped_column(Integer)
     label: Mapped[str] = mapped_column(Text)
-    by: Mapped[str] = mapped_column(String(16))  # "human", "agent", "timeout" or "stand_in"
+    by: Mapped[str] = mapped_column(String(16))  # "human", "remote", "agent", "timeout"...
     received_at: Mapped[dt.datetime] = mapped_column(DateTime(timezone=True))
     reaction_ms: Mapped[int | None] = mapped_column(Integer)  # as the browser measured it
 
@@ -132,7 +132,7 @@ class LinkReplaced(Exception):
 
 @dataclasses.dataclass(frozen=True)
 class SeatSpec:
-    kind: str  # "human" or an agent of the allow-list
+    kind: str  # "human", "remote" or an agent of the allow-list
     name: str
 
 
@@ -145,7 +145,7 @@ class Move:
     seat: int
     action: int
     label: str
-    by: str  # "human", "agent", "timeout" or "stand_in"
+    by: str  # "human", "remote", "agent", "timeout" or "stand_in"
     reaction_ms: int | None = None
     finished: bool = False
     token_hash: str | None = None  # a person's move: the hash of the token it came with
@@ -234,11 +234,11 @@ class Store:
         seats: list[SeatSpec],
         idle_seconds: int,
     ) -> tuple[str, dict[int, str]]:
-        """Store a new table; returns its id and each human seat's token (only here: the
-        database keeps their hashes)."""
+        """Store a new table; returns its id and each linked seat's token (a person's or a
+        remote agent's; only here: the database keeps their hashes)."""
         table_id = secrets.token_urlsafe(12)
-        humans = [p for p, spec in enumerate(seats) if spec.kind == "human"]
-        tokens = {p: secrets.token_urlsafe(TOKEN_BYTES) for p in humans}
+        linked = [p for p, spec in enumerate(seats) if spec.kind in ("human", "remote")]
+        tokens = {p: secrets.token_urlsafe(TOKEN_BYTES) for p in linked}
         created = now()
         with Session(self.engine) as session, session.begin():
             session.add(

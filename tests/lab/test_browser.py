@@ -3,11 +3,13 @@ a whole Président game against three heuristics, on a desktop's and a phone's s
 clicking cards of the hand and moves, to its result and replay; two
 people sit at one Présages table as partners, each seeing only their own hand, and both
 finish; the lobby opens a table; a study participant goes from consent through a game and
-its questions to the end, on a phone's screen, the way on in view when the game ends.
+its questions to the end, on a phone's screen, the way on in view when the game ends; a remote
+``dmc`` agent (``lab client``) plays Présages beside a person as it plays in process.
 Screenshots go to test-artifacts/; the browser logs no error."""
 
 from __future__ import annotations
 
+import asyncio
 import json
 import threading
 import time
@@ -258,7 +260,7 @@ def test_the_lobby_opens_a_table_and_gives_one_link_per_person(server):
         helps = driver.find_elements("css selector", "#options .help")
         assert len(helps) == len(labels) and all("Default:" in h.text for h in helps)
         kinds = [o.text for o in driver.find_elements("css selector", "#seats .kind option")]
-        assert "dmc" in kinds  # shipped for Présages
+        assert "dmc" in kinds and "a remote agent" in kinds  # dmc: shipped for Présages
         shot(driver, "lobby-presages")
         game.select_by_visible_text("Président")
         assert driver.find_element("id", "option-num_manches").get_attribute("type") == "number"
@@ -326,3 +328,63 @@ def test_a_study_participant_goes_from_consent_to_done(server):
         assert errors_logged(driver) == []
     finally:
         driver.quit()
+
+
+class Replayed:
+    """An agent that plays the stored moves of a seat, in order (a person's, in process)."""
+
+    needs_state = False
+
+    def __init__(self, actions: list[int]) -> None:
+        self.actions = iter(actions)
+
+    def act(self, obs, mask) -> int:
+        return next(self.actions)
+
+
+def test_a_remote_dmc_agent_plays_presages_beside_a_person_as_it_plays_in_process(app, server):
+    """The ``lab client`` plays seat P2 with ``dmc`` over a real socket while a person clicks
+    P1's moves; the table's record is the one the same seeds give in process, P2's moves the
+    in-process ``dmc``'s."""
+    from presages_env import records
+    from presages_env.agents.specs import make_agent
+    from presages_env.lab.agents_pool import seat_agent
+    from presages_env.lab.client import play
+
+    seed, agent_seed = 17, 5
+    seats = [SeatSpec("human", "Ann"), SeatSpec("remote", "bot")]
+    seats += [SeatSpec("heuristic", "heuristic")] * 2
+    table_id, tokens = app.state.lab.store.create_table("presages", 4, {}, seed, seats, 600)
+    finals: list = []
+    client = threading.Thread(
+        target=lambda: finals.append(
+            asyncio.run(play(f"{server}/t/{table_id}/{tokens[1]}", "dmc", agent_seed))
+        )
+    )
+    client.start()
+    driver = chromium(WINDOW)
+    try:
+        driver.get(f"{server}/t/{table_id}/{tokens[0]}")
+        steps = 0
+        while move_or_result(driver) == "move":
+            click_a_move(driver, steps)
+            steps += 1
+        assert "remote agent" in driver.find_element("id", "players").text
+        shot(driver, "presages-beside-a-remote-agent")
+        assert errors_logged(driver) == []
+    finally:
+        driver.quit()
+    client.join(timeout=WAIT)
+    assert finals and finals[0]["result"]
+    data = app.state.lab.store.table(table_id)
+    assert {m["by"] for m in data.moves if m["seat"] == 1} == {"remote"}
+    assert {m["by"] for m in data.moves if m["seat"] == 0} == {"human"}
+    names = [s.name for s in data.seats]
+    person = Replayed([m["action"] for m in data.moves if m["seat"] == 0])
+    in_process = [
+        person,
+        make_agent("dmc", "presages", agent_seed, num_players=4)[1],
+        *(seat_agent("heuristic", "presages", seed, p, 4) for p in (2, 3)),
+    ]
+    expected = records.play_recorded("presages", in_process, names, seed)
+    assert records.record("presages", 4, seed, data.actions, names) == expected

@@ -20,6 +20,7 @@ from presages_env.core.card_face import face_name
 from presages_env.core.game import Game
 from presages_env.core.seats import as_seen_by, row_names, seat_badge
 from presages_env.lab.live import LiveGame
+from presages_env.lab.remote import PROTOCOL_VERSION
 
 MAX_MESSAGE_BYTES = 512  # a move is about 60
 MAX_LOG = 300  # the newest event lines a message carries
@@ -28,10 +29,13 @@ MOVE_FIELDS = {"type", "step", "action", "reaction_ms"}
 
 
 def hello(game: Game, seat: int, names: list[str], kinds: list[str], rule: str) -> dict:
-    """What does not change during the table: the game, who sits where, the rules, the legend
-    and the idle rule."""
+    """What does not change during the table: the protocol's version, the game (its registry
+    name too, for a program's agent), who sits where, the rules, the legend and the idle rule."""
     return {
         "type": "hello",
+        "protocol": PROTOCOL_VERSION,
+        "game": game.name,
+        "players": len(names),
         "title": game.title,
         "seat": seat,
         "badge": seat_badge(seat, names[seat]),  # "P3 · Ada": who this seat is

@@ -1,5 +1,5 @@
 """The admin's calls, each needing the admin token (``Authorization: Bearer TOKEN``): the
-tables by state, a new study, and a participant's new key."""
+tables by state, a remote seat's new link, a new study, and a participant's new key."""
 
 from __future__ import annotations
 
@@ -9,6 +9,7 @@ from urllib.parse import quote
 from fastapi import APIRouter, Depends, Request
 from fastapi.responses import JSONResponse
 
+from presages_env.lab.remote import remote_link
 from presages_env.lab.state import Lab
 from presages_env.lab.study import MAX_STUDY_BYTES, load_study
 from presages_env.lab.web import is_admin, raw_body, refusal, refused
@@ -36,6 +37,18 @@ async def admin_tables(lab: Lab) -> JSONResponse:
     going = await asyncio.to_thread(lab.store.table_ids, False)
     abandoned = await asyncio.to_thread(lab.store.abandoned_table_ids)  # among the unfinished
     return JSONResponse({"finished": done, "unfinished": going, "abandoned": abandoned})
+
+
+@router.post("/tables/{table_id}/{seat}/link")
+async def remote_seat_link(lab: Lab, table_id: str, seat: int) -> JSONResponse:
+    """A remote agent's seat's new link (the old one stops working): how the program at
+    a study's remote seat is given its link (docs/agents_anywhere.md)."""
+    try:
+        link = await asyncio.to_thread(remote_link, lab.store, table_id, seat)
+    except LookupError as error:
+        return refusal(str(error), 404)
+    await lab.hub.revoke(table_id, seat)
+    return JSONResponse({"link": link})
 
 
 @router.post("/studies")

@@ -11,6 +11,7 @@ from starlette.websockets import WebSocketDisconnected
 
 from presages_env.lab.hub import POLICY_VIOLATION, MoveRefused, Table
 from presages_env.lab.protocol import messages
+from presages_env.lab.remote import UNKNOWN_PROTOCOL, protocol_refusal
 from presages_env.lab.state import Lab, LabState
 from presages_env.lab.store import LinkReplaced, hash_token
 from presages_env.lab.web import Bucket, origin_allowed, unavailable
@@ -27,6 +28,9 @@ async def table_socket(lab: Lab, socket: WebSocket, table_id: str, token: str) -
         return
     table, seat = seated
     await socket.accept()
+    if refusal := protocol_refusal(socket.query_params.get("protocol")):
+        await socket.close(UNKNOWN_PROTOCOL, refusal)
+        return
     lab.sockets += 1
     try:
         lab.hub.join(table, seat, socket)

@@ -1,6 +1,6 @@
 "use strict";
-// The lobby: pick a game, its players, each seat (a person or an agent) and its options;
-// the server checks everything and answers one link per person.
+// The lobby: pick a game, its players, each seat (a person, a remote agent or an agent) and
+// its options; the server checks everything and answers one link per person or remote agent.
 let games = [];
 function $(id) { return document.getElementById(id); }
 function el(tag, text, cls) {
@@ -22,8 +22,9 @@ function drawSeats() {
     kind.className = "kind";
     kind.setAttribute("aria-label", "seat P" + (p + 1));
     const agents = chosen().agents[String(n)] || [];
-    for (const k of ["human", ...agents]) {
-      const o = el("option", k === "human" ? "a person" : k);
+    const words = { human: "a person", remote: "a remote agent" };
+    for (const k of ["human", "remote", ...agents]) {
+      const o = el("option", words[k] || k);
       o.value = k;
       kind.appendChild(o);
     }

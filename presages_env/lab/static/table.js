@@ -97,8 +97,9 @@ function seatBox(player, p, playing) {
   const box = el("div", "seat" + (p === view.to_act ? " to-act" : "") + (p === hello.seat ? " you" : ""));
   const head = el("div", "seat-head");
   head.appendChild(el("span", "name", player.name));
-  head.appendChild(el("span", "tag", hello.kinds[p] === "human" ? "person"
-    : hello.kinds[p] === "agent" ? "agent" : "agent: " + hello.kinds[p]));
+  const kind = hello.kinds[p];
+  head.appendChild(el("span", "tag", kind === "human" ? "person" : kind === "remote"
+    ? "remote agent" : kind === "agent" ? "agent" : "agent: " + kind));
   box.appendChild(head);
   if (player.notes.length) {
     const tags = el("div", "tags");
