@@ -124,7 +124,7 @@ def test_a_client_whose_server_went_away_mid_game_plays_the_move_then_due_once(t
         person.send(json.dumps({"type": "move", "step": 1, "action": bet, "reaction_ms": None}))
         client.join(timeout=60)
     assert finals and finals[0]["result"]
-    moves = lab(tmp_path).state.store.table(table_id).moves
+    moves = lab(tmp_path).state.lab.store.table(table_id).moves
     assert [(m["seat"], m["by"]) for m in moves] == [(0, "remote"), (1, "human"), (0, "remote")]
     assert not [r for r in caplog.records if "refused" in r.getMessage()]
 

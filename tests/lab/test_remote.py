@@ -66,10 +66,9 @@ def test_every_message_of_a_whole_game_holds_to_the_schema(name):
             break
         chosen = {"type": "move", "step": live.step, "action": state["actions"][-1]["action"]}
         FROM_SEAT.validate({**chosen, "reaction_ms": None})
-        assert messages.parse_move(json.dumps({**chosen, "reaction_ms": 5})) == {
-            **chosen,
-            "reaction_ms": 5,
-        }
+        assert messages.parse_move(json.dumps({**chosen, "reaction_ms": 5})) == messages.SeatMove(
+            chosen["step"], chosen["action"], 5
+        )
         live.play(agent.act(np.zeros(1), mask))
     for reply in ({"type": "ack", "step": 3}, {"type": "refused", "reason": "not your turn"}):
         TO_SEAT.validate(reply)
