@@ -124,12 +124,7 @@ def setup_position(
         raise ValueError(f"phase must be 'actions' or 'collect', got {phase!r}")
     first_player = _seat(first_player, n, "first_player")
     placer = _Placer(n)
-    mage_ids = placer.seat_lists([[m] for m in _per_seat(mages, n, "mages")], "mages", (cd.MAGE,))
-    item_ids = placer.seat_lists([[i] for i in _per_seat(items, n, "items")], "items", (cd.ITEM,))
-    owned = placer.seat_lists(in_play, "in_play", (cd.ARTIFACT, cd.MONUMENT, cd.PLACE))
-    hand_ids = placer.seat_lists(hands, "hands", (cd.ARTIFACT,))
-    deck_ids = placer.seat_lists(decks, "decks", (cd.ARTIFACT,))
-    discard_ids = placer.seat_lists(discards, "discards", (cd.ARTIFACT,))
+    seats = _seat_components(placer, n, mages, items, in_play, hands, decks, discards)
     passed_flags = (
         [False] * n if passed is None else [bool(x) for x in _per_seat(passed, n, "passed")]
     )
@@ -143,8 +138,7 @@ def setup_position(
     state[lay.TOKEN_TAKEN] = int(any(passed_flags))
     for s in range(n):
         state[lay.PASSED + s] = int(passed_flags[s])
-        in_hand = (hand_ids[s], discard_ids[s], deck_ids[s])
-        _place_seat(state, s, mage_ids[s] + item_ids[s], owned[s], *in_hand)
+        _place_seat(state, s, *seats[s])
     for c in range(cd.FIRST_ITEM, cd.FIRST_ITEM + cd.NUM_ITEMS):
         if state[lay.LOC + c] != lay.LOC_PLAY:
             state[lay.LOC + c] = lay.LOC_SUPPLY
@@ -159,6 +153,30 @@ def setup_position(
         begin_collect(state)
     k.start_position(state, np.int64(seed))
     return checked_state(game, state, n)
+
+
+def _seat_components(
+    placer: _Placer,
+    n: int,
+    mages: Sequence[str],
+    items: Sequence[str],
+    in_play: Sequence[Iterable[str]] | None,
+    hands: Sequence[Iterable[str]] | None,
+    decks: Sequence[Iterable[str]] | None,
+    discards: Sequence[Iterable[str]] | None,
+) -> list[tuple[list[int], ...]]:
+    """Each seat's named components, as :func:`_place_seat` takes them: its mage and item,
+    the rest in play, its hand, its discards and its deck (top first)."""
+    mage_ids = placer.seat_lists([[m] for m in _per_seat(mages, n, "mages")], "mages", (cd.MAGE,))
+    item_ids = placer.seat_lists([[i] for i in _per_seat(items, n, "items")], "items", (cd.ITEM,))
+    owned = placer.seat_lists(in_play, "in_play", (cd.ARTIFACT, cd.MONUMENT, cd.PLACE))
+    hand_ids = placer.seat_lists(hands, "hands", (cd.ARTIFACT,))
+    deck_ids = placer.seat_lists(decks, "decks", (cd.ARTIFACT,))
+    discard_ids = placer.seat_lists(discards, "discards", (cd.ARTIFACT,))
+    return [
+        (mage_ids[s] + item_ids[s], owned[s], hand_ids[s], discard_ids[s], deck_ids[s])
+        for s in range(n)
+    ]
 
 
 def _checked_turn(to_act: int | None, first_player: int, passed: list[bool], phase: str) -> int:
