@@ -4,7 +4,7 @@ PYTHON ?= python3
 VENV := .venv
 PY := $(VENV)/bin/python
 # --no-compile: bytecode is written on first import instead of for every installed file
-# (torch and Ray ship thousands); the extras' venv installs in 1.5 min instead of 3.6.
+# (torch and Ray ship thousands), which is most of an install's time otherwise.
 PIP := $(PY) -m pip install --quiet --no-compile --constraint constraints.txt
 STAMP := $(VENV)/.installed
 # A second venv for the [rllib] and [tianshou] extras: Ray pins gymnasium 1.2.2 (.venv has the
@@ -62,8 +62,8 @@ test-suites: $(STAMP)
 		--no-loadscope-reorder --durations=25 tests
 	$(MAKE) --no-print-directory test-rllib
 
-# The working loop (under 3 minutes on 2 cores with a warm numba cache): the core tests and
-# the exemplar game. The other registered games' folders and cases (their names read from the
+# The working loop (its time: docs/architecture.md, "Two loops"): the core tests and the
+# exemplar game. The other registered games' folders and cases (their names read from the
 # registry) are left to `make test`; -rs lists what was skipped and why.
 FAST_GAME ?= kuhn_poker
 FAST_DESELECT = $(shell $(PY) -c "import presages_env; \

@@ -62,7 +62,7 @@ BUDGETS = {
         5, 8_000_000, 1000, 100, 50, ("aciliande4",), trainer="batched", opponent="heuristic"
     ),
     # Présages: PPO does not reach the heuristic team from scratch, Deep Monte-Carlo over
-    # action features comes level with it (docs/coordination.md: 65 min on one core)
+    # action features comes level with it (docs/coordination.md gives its time)
     "competent_presages": Budget(
         3, 15_000_000, 1000, 100, 50, ("presages4",), trainer="dmc", opponent="heuristic"
     ),

@@ -13,9 +13,8 @@ import textwrap
 from typing import TYPE_CHECKING, Any
 
 # numba's OpenMP threads otherwise spin after every batched step, starving PyTorch (and any
-# other busy thread) on small machines: 5-100x slower training under load. A user's own
-# setting wins: OMP_WAIT_POLICY=ACTIVE gives ~1.4x more vector-env throughput on an idle
-# machine with nothing else running.
+# other busy thread) on small machines: training under load slows down many times over. A
+# user's own setting wins: OMP_WAIT_POLICY=ACTIVE suits a vector env alone on an idle machine.
 os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
 
 from presages_env.core.option_space import OptionTable  # noqa: E402

@@ -6,9 +6,8 @@ import pytest
 
 from presages_env.games import GAME_CLASSES
 
-# The registered games, costliest to test first (the registry's order; measured on a cold
-# cache, a fresh clone: Présages about 510 s of one worker, Res Arcana 500, Président 250,
-# Aciliande 230).
+# The registered games, costliest to test first (the registry's order; docs/architecture.md
+# says why the order matters).
 GROUPS_COSTLIEST_FIRST = tuple(GAME_CLASSES)
 # Longest first: a test id naming one game belongs to that game's group.
 GAMES = tuple(sorted(GROUPS_COSTLIEST_FIRST, key=len, reverse=True))

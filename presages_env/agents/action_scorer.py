@@ -56,7 +56,7 @@ NetArch = Mapping[str, Sequence[int]]  # {"state": [...], "action": [...], "head
 # layer over them, take at most this each (float32). Several such arrays live at once (the
 # features, the legal pairs' features, a layer's input and output, the head's two parts and
 # their sum) and the allocator keeps some it freed: SCORING_WORKSPACE_BYTES bounds what
-# scoring a batch of any size takes besides its scores (measured: under 11 chunks' worth).
+# scoring a batch of any size takes besides its scores (tests/training/test_dmc.py checks it).
 SCORING_CHUNK_BYTES = 2**24  # 16 MiB; one row takes at most 283 x 4096 x 4 bytes = 4.6 MB
 SCORING_WORKSPACE_BYTES = 16 * SCORING_CHUNK_BYTES
 # action scorers shipped with the package, trained from scratch: ``<game>/*.pt``, the members

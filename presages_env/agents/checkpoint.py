@@ -98,8 +98,8 @@ LOGIT_LIMIT = 1e7
 # float32 rounding adds under 1% over at most 17 layers of at most 8,192 terms, and a factor
 # of 10**8 is left for the sums and differences scores then go through (Gumbel noise, a
 # batch's mean). No mask value is added to a score (an illegal action's is -inf), so,
-# unlike LOGIT_LIMIT, it need not stay below one; that limit (1e7) refused sound networks,
-# 4 x 512 Présages scorers already as initialised (3.1e7); as initialised, no network within
+# unlike LOGIT_LIMIT, it need not stay below one; a limit as low as 1e7 refuses sound networks
+# (4 x 512 Présages scorers as initialised bound their scores at 3.1e7); no network within
 # the bounds above comes near this one (at most 3.4e25: action_scorer.initial_score_bound).
 # Probing scores at load time instead would not be sound: the observations not probed can
 # still overflow.

@@ -443,7 +443,7 @@ def check_bad_input_to_the_aec_env_changes_nothing(game: Game, n: int, tools: To
         ("a list", before.tolist(), TypeError),
         ("zeros", np.zeros_like(before), ValueError),
     ]
-    # the same slots in any other dtype: refused, never cast (int64 was the layout-1 dtype)
+    # the same slots in any other dtype: refused, never cast
     other_dtypes = [d for d in (*STATE_DTYPES, np.float64) if d != game.state_dtype]
     bad_states += [(f"{np.dtype(d).name} slots", before.astype(d), TypeError) for d in other_dtypes]
     for what, state, error in bad_states:

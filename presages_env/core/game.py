@@ -244,7 +244,6 @@ class Game:
     # kernel's STATE_DTYPE). States of any other dtype are refused, never cast.
     state_dtype: ClassVar[type]
     # Bumped whenever the meaning of a slot changes: saved states of another layout are refused.
-    # Version 2 is the compact layout (narrow slots, split 64-bit header fields).
     layout_version: ClassVar[int]
     # The game's state slots after the header, in order (core/layout.py): its docs page's
     # state layout table is generated from them. None for a game that declares none.

@@ -98,18 +98,26 @@ def test_check_game_fails_a_broken_president(game, check):
 
 
 def test_check_game_without_the_tools_refuses_before_running_anything(monkeypatch):
-    """Issue 51: ``check_game(game)`` as the guide showed it skipped six checks, the fuzz
-    among them, and passed. Now the core's call names every check it cannot run and the
-    tools missing, and runs none."""
+    """Issue 51: ``check_game(game)`` as the guide showed it skipped the checks needing a
+    tool, the fuzz among them (and the search's part of another one), and passed. Now the
+    core's call names every check it cannot run and the tools missing, and runs none."""
     ran = []
     monkeypatch.setattr(conformance, "run_check", lambda *args: ran.append(args))
     game = presages_env.get_game("kuhn_poker")
     with pytest.raises(conformance.MissingTools) as refused:
         conformance.check_game(game)
     needing = {name for name, each in conformance.CHECKS.items() if each.needs}
-    assert len(needing) == 6 and all(name in str(refused.value) for name in needing)
+    assert needing == {
+        "bad_input_to_the_aec_env_changes_nothing",
+        "every_entry_point_refuses_a_corrupted_state",
+        "aec_and_vector_global_states_agree_with_the_kernel",
+        "corrupted_states_are_refused_or_play_out_under_bounds_checks",
+        "the_heuristic_reads_any_observation_within_bounds",
+    }
+    assert all(name in str(refused.value) for name in needing)
     assert "Tools.fuzz" in str(refused.value) and "Tools.search" in str(refused.value)
     assert ran == []
+    monkeypatch.undo()  # the real run_check refuses too
     with pytest.raises(conformance.MissingTools, match="Tools.refused_state"):
         conformance.run_check(game, "bad_input_to_the_aec_env_changes_nothing", 2)
     with pytest.raises(ValueError, match="unknown check"):

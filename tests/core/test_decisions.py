@@ -137,3 +137,18 @@ def test_a_game_must_name_its_pending_decision():
         type(
             "Forgetful", (type(president),), {"kernel": president.kernel, "validator": NoSignature}
         )
+
+
+def test_the_table_command_is_handed_its_games_from_above(capsys):
+    """The core's command imports no game: the registry's module hands it the games."""
+    from presages_env.core.decision_tables import main
+
+    asked = []
+
+    def get_game(name: str) -> Game:
+        asked.append(name)
+        return presages_env.get_game(name)
+
+    assert main(["--check", "--games", "2", "--seed", "0"], get_game, ["kuhn_poker"]) == 0
+    assert asked == ["kuhn_poker"]
+    assert "kuhn_poker: 0 signatures missing" in capsys.readouterr().out

@@ -315,7 +315,7 @@ def test_a_study_participant_goes_from_consent_to_done(server):
         while move_or_result(driver) == "move":
             click_a_move(driver, steps)
             steps += 1
-        # the way on was 761 px above the viewport at the end of a game: now in view
+        # the way on is in view at the end of a game, not left above the viewport
         assert in_view(driver, "#headline") and in_view(driver, "#continue")
         shot(driver, "study-result")
         driver.find_element("id", "continue").click()

@@ -29,7 +29,7 @@ class KuhnPokerGame(Game):
     Options = KuhnPokerOptions
     option_space = kuhn_options.option_space
     state_dtype = lay.STATE_DTYPE
-    layout_version = 2  # the compact layout; version 1 was every game's old int64 layout
+    layout_version = 2
     kernel = k
     state_layout = lay.slots
     validator = v

@@ -152,7 +152,7 @@ class ResArcanaGame(Game):
     option_space = res_arcana_options.option_space
     truncates_itself = True
     state_dtype = k.STATE_DTYPE
-    layout_version = 3  # 3: what seats know of decks and monuments (exact sample_world)
+    layout_version = 3
     # 200 simulations won 92.5% of 100 games against the heuristic with heuristic rollouts,
     # 63.0% with random ones (2 players, docs/agents.md)
     search_rollouts = "heuristic"

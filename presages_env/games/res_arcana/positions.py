@@ -124,25 +124,11 @@ def setup_position(
         raise ValueError(f"phase must be 'actions' or 'collect', got {phase!r}")
     first_player = _seat(first_player, n, "first_player")
     placer = _Placer(n)
-    mage_ids = placer.seat_lists([[m] for m in _per_seat(mages, n, "mages")], "mages", (cd.MAGE,))
-    item_ids = placer.seat_lists([[i] for i in _per_seat(items, n, "items")], "items", (cd.ITEM,))
-    owned = placer.seat_lists(in_play, "in_play", (cd.ARTIFACT, cd.MONUMENT, cd.PLACE))
-    hand_ids = placer.seat_lists(hands, "hands", (cd.ARTIFACT,))
-    deck_ids = placer.seat_lists(decks, "decks", (cd.ARTIFACT,))
-    discard_ids = placer.seat_lists(discards, "discards", (cd.ARTIFACT,))
+    seats = _seat_components(placer, n, mages, items, in_play, hands, decks, discards)
     passed_flags = (
         [False] * n if passed is None else [bool(x) for x in _per_seat(passed, n, "passed")]
     )
-    if to_act is None:  # the first seat from the first player that has not passed
-        waiting = [
-            (first_player + k) % n for k in range(n) if not passed_flags[(first_player + k) % n]
-        ]
-        to_act = waiting[0] if waiting else first_player
-    to_act = _seat(to_act, n, "to_act")
-    if phase == "actions" and passed_flags[to_act]:
-        raise ValueError(f"seat {to_act} has passed and cannot act")
-    if phase == "collect" and any(passed_flags):
-        raise ValueError("nobody has passed when a round's collect phase begins")
+    to_act = _checked_turn(to_act, first_player, passed_flags, phase)
     rng = np.random.default_rng(seed)
 
     state = game.blank_state(n, opts)
@@ -152,27 +138,100 @@ def setup_position(
     state[lay.TOKEN_TAKEN] = int(any(passed_flags))
     for s in range(n):
         state[lay.PASSED + s] = int(passed_flags[s])
-        for c in mage_ids[s] + item_ids[s] + owned[s]:
-            state[lay.LOC + c] = lay.LOC_PLAY
-            state[lay.OWNER + c] = s
-        for c in hand_ids[s] + discard_ids[s]:
-            state[lay.LOC + c] = lay.LOC_HAND if c in hand_ids[s] else lay.LOC_DISCARD
-            state[lay.OWNER + c] = s
-            state[lay.SEEN + c] = 1
-        for i, c in enumerate(reversed(deck_ids[s])):
-            state[lay.DECK + s * lay.DECK_CAP + i] = c
-            state[lay.LOC + c] = lay.LOC_DECK
-            state[lay.OWNER + c] = s
-            state[lay.SEEN + c] = 1
-        state[lay.DECK_SIZE + s] = len(deck_ids[s])
-        for c in owned[s]:
-            if c < cd.NUM_ARTIFACTS:
-                state[lay.SEEN + c] = 1
+        _place_seat(state, s, *seats[s])
     for c in range(cd.FIRST_ITEM, cd.FIRST_ITEM + cd.NUM_ITEMS):
         if state[lay.LOC + c] != lay.LOC_PLAY:
             state[lay.LOC + c] = lay.LOC_SUPPLY
     _setup_monuments(state, placer, display, monument_deck, rng)
     _setup_places(state, placer, places, opts, rng)
+    _setup_essences(state, n, pools, stored, turned)
+    _setup_knowledge(state, n, known_tops, monuments_known, public)
+    if phase == "actions":
+        state[lay.PHASE] = lay.PHASE_ACTIONS
+        state[lay.TURN_PLAYER] = to_act
+    else:
+        begin_collect(state)
+    k.start_position(state, np.int64(seed))
+    return checked_state(game, state, n)
+
+
+def _seat_components(
+    placer: _Placer,
+    n: int,
+    mages: Sequence[str],
+    items: Sequence[str],
+    in_play: Sequence[Iterable[str]] | None,
+    hands: Sequence[Iterable[str]] | None,
+    decks: Sequence[Iterable[str]] | None,
+    discards: Sequence[Iterable[str]] | None,
+) -> list[tuple[list[int], ...]]:
+    """Each seat's named components, as :func:`_place_seat` takes them: its mage and item,
+    the rest in play, its hand, its discards and its deck (top first)."""
+    mage_ids = placer.seat_lists([[m] for m in _per_seat(mages, n, "mages")], "mages", (cd.MAGE,))
+    item_ids = placer.seat_lists([[i] for i in _per_seat(items, n, "items")], "items", (cd.ITEM,))
+    owned = placer.seat_lists(in_play, "in_play", (cd.ARTIFACT, cd.MONUMENT, cd.PLACE))
+    hand_ids = placer.seat_lists(hands, "hands", (cd.ARTIFACT,))
+    deck_ids = placer.seat_lists(decks, "decks", (cd.ARTIFACT,))
+    discard_ids = placer.seat_lists(discards, "discards", (cd.ARTIFACT,))
+    return [
+        (mage_ids[s] + item_ids[s], owned[s], hand_ids[s], discard_ids[s], deck_ids[s])
+        for s in range(n)
+    ]
+
+
+def _checked_turn(to_act: int | None, first_player: int, passed: list[bool], phase: str) -> int:
+    """The seat to act: given, or the first from the first player that has not passed."""
+    n = len(passed)
+    if to_act is None:
+        order = [(first_player + step) % n for step in range(n)]
+        waiting = [seat for seat in order if not passed[seat]]
+        to_act = waiting[0] if waiting else first_player
+    to_act = _seat(to_act, n, "to_act")
+    if phase == "actions" and passed[to_act]:
+        raise ValueError(f"seat {to_act} has passed and cannot act")
+    if phase == "collect" and any(passed):
+        raise ValueError("nobody has passed when a round's collect phase begins")
+    return to_act
+
+
+def _place_seat(
+    state: np.ndarray,
+    s: int,
+    mage_and_item: list[int],
+    owned: list[int],
+    hand: list[int],
+    discard: list[int],
+    deck: list[int],
+) -> None:
+    """Seat ``s``'s components where named: in play, in hand, discarded, in its deck (top
+    first); the artifacts among them are seen."""
+    for c in mage_and_item + owned:
+        state[lay.LOC + c] = lay.LOC_PLAY
+        state[lay.OWNER + c] = s
+    for c in hand + discard:
+        state[lay.LOC + c] = lay.LOC_HAND if c in hand else lay.LOC_DISCARD
+        state[lay.OWNER + c] = s
+        state[lay.SEEN + c] = 1
+    for i, c in enumerate(reversed(deck)):
+        state[lay.DECK + s * lay.DECK_CAP + i] = c
+        state[lay.LOC + c] = lay.LOC_DECK
+        state[lay.OWNER + c] = s
+        state[lay.SEEN + c] = 1
+    state[lay.DECK_SIZE + s] = len(deck)
+    for c in owned:
+        if c < cd.NUM_ARTIFACTS:
+            state[lay.SEEN + c] = 1
+
+
+def _setup_essences(
+    state: np.ndarray,
+    n: int,
+    pools: Sequence[str | Mapping[str, int]] | None,
+    stored: Mapping[str, str | Mapping[str, int]] | None,
+    turned: Iterable[str],
+) -> None:
+    """Each seat's pool, the essences stored on components in play, the turned components,
+    and what each seat holds counted as gained."""
     if pools is not None:
         for s, value in enumerate(_per_seat(pools, n, "pools")):
             state[lay.POOL + 5 * s : lay.POOL + 5 * s + 5] = _parse_pool(value, f"pools[{s}]")
@@ -191,14 +250,6 @@ def setup_position(
     for s in range(n):
         for e in range(cd.NUM_ESSENCES):
             state[lay.GAINED + 5 * s + e] = holdings(state, s, e)
-    _setup_knowledge(state, n, known_tops, monuments_known, public)
-    if phase == "actions":
-        state[lay.PHASE] = lay.PHASE_ACTIONS
-        state[lay.TURN_PLAYER] = to_act
-    else:
-        begin_collect(state)
-    k.start_position(state, np.int64(seed))
-    return checked_state(game, state, n)
 
 
 def _seat(value: Any, n: int, what: str) -> int:
