@@ -126,9 +126,8 @@ class ActionScorer:
         ``num_players``, where given), built only once the whole file passed
         :func:`~presages_env.agents.checkpoint.check_scorer_checkpoint`."""
         saved = read_checkpoint(path)
-        name = getattr(game, "name", game)
         try:
-            metadata = check_scorer_checkpoint(saved, name, num_players)
+            metadata = check_scorer_checkpoint(saved, game, num_players)
         except (TypeError, ValueError) as error:
             raise type(error)(f"{path}: {error}") from None
         scorer = cls(metadata, game=None if isinstance(game, str) else game)
@@ -160,7 +159,7 @@ class ActionScorer:
         weights = {name: value.cpu() for name, value in self.network.state_dict().items()}
         checkpoint = pack_checkpoint(self.metadata, self.low, self.high, weights)
         try:
-            check_scorer_checkpoint(checkpoint)
+            check_scorer_checkpoint(checkpoint, self.game)
         except (TypeError, ValueError) as error:
             raise ValueError(f"{path}: not written, the loader would refuse it: {error}") from None
         torch.save(checkpoint, str(path))

@@ -171,16 +171,16 @@ def _check_record(path: str | Path, record: zipfile.ZipInfo, file_size: int) -> 
 
 
 def check_checkpoint(
-    saved: Any, game: str | None = None, num_players: int | None = None
+    saved: Any, game: str | Game | None = None, num_players: int | None = None
 ) -> tuple[dict[str, Any], RawFeatures]:
     """The metadata and features of ``saved`` (a checkpoint's dict), once every check of
-    the module docstring passed; ``game`` and ``num_players``, where given, name the table
-    it is loaded for. Raises ``TypeError``/``ValueError`` saying what is wrong."""
+    the module docstring passed; ``game`` (a name or a ``Game``) and ``num_players``, where
+    given, name the table it is loaded for. Raises ``TypeError``/``ValueError`` saying what
+    is wrong."""
     check_keys(saved)
     check_layouts(saved)
     metadata = parse_metadata(saved["metadata"])
-    check_game(metadata["game"], game)
-    trained_on = as_game(metadata["game"])  # resolved once for every check below
+    trained_on = game_trained_on(metadata, game)
     features = checked_features(trained_on, metadata, num_players)
     check_tensors(metadata, saved)
     check_values(saved)
@@ -328,6 +328,13 @@ def check_game(trained_on: str, game: str | None) -> None:
             f"this checkpoint plays {trained_on!r}, not {game!r}: a policy reads only the "
             "observations of its own game"
         )
+
+
+def game_trained_on(metadata: dict[str, Any], game: str | Game | None) -> Game:
+    """The game the checked ``metadata`` names, refused unless it is ``game`` (where given):
+    the ``Game`` given, else the one the name is resolved to (once, for every check)."""
+    check_game(metadata["game"], getattr(game, "name", game))
+    return game if isinstance(game, Game) else as_game(metadata["game"])
 
 
 def checked_features(
@@ -482,16 +489,16 @@ SCORER_NETS = ("state", "action", "head")
 
 
 def check_scorer_checkpoint(
-    saved: Any, game: str | None = None, num_players: int | None = None
+    saved: Any, game: str | Game | None = None, num_players: int | None = None
 ) -> dict[str, Any]:
     """The metadata of ``saved``, an action scorer's checkpoint dict, once the checks of the
-    module docstring passed (``game`` and ``num_players``, where given, name the table it
-    is loaded for). Raises ``TypeError``/``ValueError`` saying what is wrong."""
+    module docstring passed (``game``, a name or a ``Game``, and ``num_players``, where
+    given, name the table it is loaded for). Raises ``TypeError``/``ValueError`` saying
+    what is wrong."""
     check_keys(saved)
     check_layouts(saved)
     metadata = parse_metadata(saved["metadata"], validate_scorer_metadata)
-    check_game(metadata["game"], game)
-    trained_on = as_game(metadata["game"])  # resolved once for every check below
+    trained_on = game_trained_on(metadata, game)
     check_scorer_sizes(trained_on, metadata, num_players)
     check_tensors(metadata, saved, scorer_shapes(metadata))
     check_values(saved)

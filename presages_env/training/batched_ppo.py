@@ -37,7 +37,7 @@ from presages_env.agents.base import Agent, ErringAgent
 from presages_env.agents.features import make_features
 from presages_env.agents.ppo import PPOAgent, frozen_copy, policy_metadata, shipped_checkpoint
 from presages_env.core.files import read_json
-from presages_env.core.run_spec import RunSpec, as_game
+from presages_env.core.run_spec import RunSpec
 from presages_env.core.validation import offset_seed
 from presages_env.evaluation.learning_curve import LearningCurve
 from presages_env.training.config import PPOConfig, ScorerConfig, TrainingRun
@@ -46,6 +46,7 @@ from presages_env.training.opponents import EpsilonCurriculum, graded, opponent_
 from presages_env.training.rollout import SelfPlayRollouts
 from presages_env.training.run_log import RunLog
 from presages_env.training.settings import (
+    COMMON_RULES,
     LOSS_WEIGHT,
     MAX_COUNT,
     PROBABILITY,
@@ -133,7 +134,7 @@ def game_config(game: str, **overrides: Any) -> BatchedPPOConfig:
     """The recorded hyper-parameters of ``game`` (``hyperparameters.json``), with overrides."""
     with as_file(files(__package__).joinpath("hyperparameters.json")) as path:
         table = read_json(path, "the hyper-parameter table", MAX_TABLE_BYTES, 4)
-    name = as_game(game).name  # a user's name, resolved once (an unknown one refused)
+    name = COMMON_RULES["game"](game, "game")  # a known game's name (resolved by the check)
     recorded = {**table.get("default", {}), **table.get(name, {})}
     settings = {**recorded, **overrides, "game": name}
     fields = {f.name for f in dataclasses.fields(BatchedPPOConfig)}
