@@ -28,6 +28,7 @@ import dataclasses
 import logging
 import os
 import re
+import socket
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
@@ -67,6 +68,7 @@ CHECKPOINT = "learner.pt"
 # a local address ("auto"), a Ray client's ("ray://host:10001") or a cluster's ("host:6379")
 ADDRESS = re.compile(r"auto|(ray://)?[A-Za-z0-9._\-\[\]:]+:\d{1,5}")
 START_TIMEOUT_S = 1800.0  # the workers' start-up: a first compile of the slowest game
+CONNECT_TIMEOUT_S = 10.0  # to open a connection to a cluster's address
 
 
 @dataclasses.dataclass
@@ -212,12 +214,24 @@ def connect(config: DistributedDMCConfig) -> tuple[Any, bool]:
         ray.init(num_cpus=config.workers, **quiet)
         return ray, True
     try:
+        check_reachable(config.address)
         ray.init(address=config.address, **quiet)
     except Exception as error:  # Ray raises ConnectionError, RuntimeError or its own
         raise ConnectionError(
             f"cannot reach the Ray cluster at {config.address!r}: {error}"
         ) from error
     return ray, True
+
+
+def check_reachable(address: str) -> None:
+    """Open and close a TCP connection to ``HOST:PORT`` (or ``ray://HOST:PORT``) first:
+    ``ray.init`` retries an unreachable one for minutes; this fails in seconds
+    (``OSError``). ``auto`` is Ray's to find."""
+    if address == "auto":
+        return
+    host, _, port = address.removeprefix("ray://").rpartition(":")
+    with socket.create_connection((host.strip("[]"), int(port)), timeout=CONNECT_TIMEOUT_S):
+        pass
 
 
 def start_workers(config: DistributedDMCConfig, opponents: Sequence[Agent] | None) -> list:
