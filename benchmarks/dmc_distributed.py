@@ -26,8 +26,6 @@ import dataclasses
 import tempfile
 import time
 
-import numpy as np
-
 from presages_env.training.command_line import parse_setting
 from presages_env.training.dmc import (
     DMCActors,
@@ -124,26 +122,28 @@ def main() -> None:
     import ray
 
     args, config = parse()
-    actor, _, buffer = actor_rate(config, args.seconds)
-    updates, rows = learner_rate(config, buffer, args.seconds)
-    if max(args.workers):
-        ray.init(num_cpus=max(args.workers), include_dashboard=False, logging_level="WARNING")
-    rates = {n: end_to_end_rate(config, n, args.seconds) for n in args.workers}
     print(
         f"{config.game}, {config.num_envs} games x {config.rollout_steps} steps a call, "
         f"minibatch {config.minibatch_size}, sample_reuse {config.sample_reuse:g}, learner on "
-        f"{config.device}, {args.seconds:g} s each:"
+        f"{config.device}, {args.seconds:g} s each:",
+        flush=True,
     )
-    print(f"  actor alone (1 process)        : {actor:10,.0f} decisions/s")
-    print(f"  learner alone                  : {updates:10,.2f} updates/s, {rows:,.0f} rows/s")
-    for n, rate in rates.items():
-        print(f"  end to end, {n} workers{'':<9}: {rate:10,.0f} decisions/s")
+    actor, _, buffer = actor_rate(config, args.seconds)
+    print(f"  actor alone (1 process)   : {actor:10,.0f} decisions/s", flush=True)
+    updates, rows = learner_rate(config, buffer, args.seconds)
+    print(f"  learner alone             : {rows:10,.0f} rows/s ({updates:.2f} updates/s)")
+    print(f"  the learner saturates at about {rows / actor:.1f} actors", flush=True)
+    if max(args.workers):
+        ray.init(num_cpus=max(args.workers), include_dashboard=False, logging_level="WARNING")
+    rates = {}
+    for n in args.workers:
+        rates[n] = end_to_end_rate(config, n, args.seconds)
+        print(f"  end to end, {n} workers    : {rates[n]:10,.0f} decisions/s", flush=True)
     if 1 in rates:
         for n in sorted(set(rates) - {0, 1}):
             print(f"ratio {n} workers / 1: {rates[n] / rates[1]:.2f}")
         if 0 in rates:
             print(f"ratio 1 worker / 0: {rates[1] / rates[0]:.2f}")
-    print(f"projection: the learner saturates at about {rows / np.float64(actor):.1f} actors")
 
 
 if __name__ == "__main__":

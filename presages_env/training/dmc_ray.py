@@ -361,9 +361,10 @@ class DistributedRun:
             self.ended = True
 
     def stop(self) -> None:
-        """The workers end (their unfinished episodes with them)."""
+        """The workers end once their queued calls are done (their rows and unfinished
+        episodes with them; ``ray.kill`` would have Ray retry those calls and say so)."""
         for worker in self.workers:
-            self.ray.kill(worker, no_restart=True)
+            worker.__ray_terminate__.remote()
         self.pending.clear()
 
 

@@ -237,3 +237,15 @@ def test_the_learners_checkpoint_resumes_weights_optimiser_counts_and_curve(tmp_
     path.write_bytes(b"not a checkpoint")
     with pytest.raises(ValueError, match="resume:.*cannot be read"):
         load_checkpoint(path, later)
+
+
+def test_a_best_response_passes_its_workers_to_the_distributed_trainer(tmp_path, monkeypatch):
+    """``approximate_best_response(mode="dmc", workers=N)`` trains on Ray workers: its
+    settings reach dmc_ray's checks (a bad count is refused there, before Ray starts)."""
+    from presages_env.agents import RandomAgent
+    from presages_env.training.best_response import approximate_best_response
+
+    monkeypatch.setattr(dmc_ray, "connect", lambda config: pytest.fail("Ray was started"))
+    with pytest.raises(ValueError, match="workers must be an int in"):
+        approximate_best_response(GAME, RandomAgent(1), out_dir=tmp_path / "br", workers=-2)
+    assert not (tmp_path / "br").exists()
