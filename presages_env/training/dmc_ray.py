@@ -34,6 +34,8 @@ from pathlib import Path
 from typing import Any
 
 from presages_env.agents.base import Agent
+from presages_env.agents.checkpoint import MAX_FILE_BYTES
+from presages_env.core.files import open_regular
 from presages_env.evaluation.learning_curve import LearningCurve
 from presages_env.training.dmc import (
     SETTINGS,
@@ -65,6 +67,8 @@ Observer = Callable[["DistributedRun", Rows], "bool | None"]
 MAX_WORKERS = 4096
 MAX_IN_FLIGHT = 64
 CHECKPOINT = "learner.pt"
+# the network's largest checkpoint and Adam's two moments of it
+MAX_CHECKPOINT_BYTES = 2 * MAX_FILE_BYTES
 # a local address ("auto"), a Ray client's ("ray://host:10001") or a cluster's ("host:6379")
 ADDRESS = re.compile(r"auto|(ray://)?[A-Za-z0-9._\-\[\]:]+:\d{1,5}")
 START_TIMEOUT_S = 1800.0  # the workers' start-up: a first compile of the slowest game
@@ -387,16 +391,17 @@ def save_checkpoint(path: Path, learner: DMCLearner, run: DistributedRun) -> Non
 
 
 def load_checkpoint(path: Path, learner: DMCLearner) -> dict[str, Any]:
-    """Load :func:`save_checkpoint`'s file into ``learner`` (tensors and plain values only:
-    loading runs no code); refused, naming the file, unless it is this config's game and
-    network. Returns its counts and curve."""
+    """Load :func:`save_checkpoint`'s file into ``learner``: a regular file of bounded size,
+    tensors and plain values only (loading runs no code and never blocks), refused naming
+    the file unless it is this config's game and network. Returns its counts and curve."""
     config = learner.config
-    try:
-        state = learner.torch.load(path, map_location=learner.scorer.device, weights_only=True)
-    except Exception as error:
-        raise ValueError(
-            f"resume: {path} cannot be read as a learner checkpoint: {error}"
-        ) from None
+    with open_regular(path, "resume: the learner checkpoint", MAX_CHECKPOINT_BYTES) as file:
+        try:
+            state = learner.torch.load(file, map_location=learner.scorer.device, weights_only=True)
+        except Exception as error:
+            raise ValueError(
+                f"resume: {path} cannot be read as a learner checkpoint: {error}"
+            ) from None
     expected = {"game", "net_arch", "network", "optimiser", "decisions", "updates", "curve"}
     if not isinstance(state, dict) or set(state) != expected:
         raise ValueError(f"resume: {path} is not a learner checkpoint")

@@ -11,6 +11,7 @@ from __future__ import annotations
 import dataclasses
 import importlib.util
 import json
+import os
 import socket
 import sys
 from pathlib import Path
@@ -236,6 +237,10 @@ def test_the_learners_checkpoint_resumes_weights_optimiser_counts_and_curve(tmp_
         load_checkpoint(path, other)
     path.write_bytes(b"not a checkpoint")
     with pytest.raises(ValueError, match="resume:.*cannot be read"):
+        load_checkpoint(path, later)
+    path.unlink()
+    os.mkfifo(path)  # opening it to read would wait for a writer
+    with pytest.raises(ValueError, match=r"resume:.*a named pipe \(FIFO\), not a regular file"):
         load_checkpoint(path, later)
 
 
