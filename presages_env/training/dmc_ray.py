@@ -13,9 +13,9 @@ workers load them at their next call. Each row's weights age (updates since the 
 episode started with) is logged (``train/weights_age_mean``, ``weights_age_max``).
 
 Faults: a worker that dies is restarted by Ray (``max_restarts`` times, then the run fails
-naming it); the calls it had in flight are lost, and with them its unfinished episodes, which
-never left it: only ended episodes are credited, each once (a restarted worker deals afresh,
-with new episode ids). The learner writes ``learner.pt`` (weights, optimiser, counts and
+naming it) and the calls it had queued run on the new process; its unfinished episodes never
+left the dead one and are gone with it: only ended episodes are credited, each once (a
+restarted worker deals afresh, with new episode ids; ``train/worker_restarts`` counts them). The learner writes ``learner.pt`` (weights, optimiser, counts and
 curve) every ``checkpoint_every`` updates and at the end; ``resume=True`` continues the run
 of ``out_dir`` from it. ``workers=0`` is ``train_dmc``, the single-process trainer, unchanged.
 Every setting is checked before Ray starts; an ``address`` that cannot be reached fails

@@ -7,8 +7,8 @@ pool, journal and returns) with a copy of the learner's scorer choosing ε-greed
 each game's episode has an id, and the version of the weights it started with; a row leaves
 the worker only when its episode has ended (the journal holds the others), so a worker that
 dies takes its unfinished episodes with it and none of them is ever credited. Ray makes it
-an actor (``ray.remote(DMCWorker)``) in ``dmc_ray.py``; nothing here imports Ray but the
-restart check.
+an actor (``ray.remote(DMCWorker)``) in ``dmc_ray.py``; Ray is imported here only inside
+the methods that run in one.
 """
 
 from __future__ import annotations
