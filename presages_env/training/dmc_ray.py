@@ -15,8 +15,9 @@ episode started with) is logged (``train/weights_age_mean``, ``weights_age_max``
 Faults: a worker that dies is restarted by Ray (``max_restarts`` times, then the run fails
 naming it) and the calls it had queued run on the new process; its unfinished episodes never
 left the dead one and are gone with it: only ended episodes are credited, each once (a
-restarted worker deals afresh, with new episode ids; ``train/worker_restarts`` counts them). The learner writes ``learner.pt`` (weights, optimiser, counts and
-curve) every ``checkpoint_every`` updates and at the end; ``resume=True`` continues the run
+restarted worker deals afresh, with new episode ids; ``train/worker_restarts`` counts them).
+The learner writes ``learner.pt`` (weights, optimiser, counts and curve) every
+``checkpoint_every`` updates and at the end; ``resume=True`` continues the run
 of ``out_dir`` from it. ``workers=0`` is ``train_dmc``, the single-process trainer, unchanged.
 Every setting is checked before Ray starts; an ``address`` that cannot be reached fails
 naming it.
@@ -279,6 +280,7 @@ class DistributedRun:
         self.buffer = ReplayBuffer(config.buffer_size, obs_size, game.obs_dtype, features)
         self.pending: dict[Any, int] = {}  # call -> worker
         self.incarnations = [0] * len(workers)  # of each worker's process (dmc_workers.py)
+        self.failures = [0] * len(workers)  # calls lost to each worker's deaths
         self.decisions = self.updates = self.dropped = self.restarts = 0
         self.weights, self.version = None, 0
         self.ended = False  # by the observer
@@ -317,24 +319,31 @@ class DistributedRun:
         while self.decisions < config.total_timesteps and not self.ended:
             if config.time_budget_s is not None and self.log.elapsed >= config.time_budget_s:
                 break
-            self.take(self.next_rows())
+            rows = self.next_rows()
+            if rows is not None:
+                self.take(rows)
 
-    def next_rows(self) -> Rows:
-        """The next call to return, its worker given another one; a worker past its
-        ``max_restarts`` fails the run naming it."""
+    def next_rows(self) -> Rows | None:
+        """The next call to return, its worker given another one. None where the call died
+        with its worker and Ray did not run it again (it mostly does: a call racing the
+        restart); a worker that keeps dying past ``max_restarts`` fails the run naming it."""
         ray = self.ray
         [call], _ = ray.wait(list(self.pending), num_returns=1)
         index = self.pending.pop(call)
         try:
             rows = ray.get(call)
         except ray.exceptions.RayActorError as error:
-            raise RuntimeError(
-                f"worker {index} died and max_restarts={self.config.max_restarts} is spent: {error}"
-            ) from error
-        if rows.incarnation != self.incarnations[index]:  # a new process since its last rows
-            self.incarnations[index] = rows.incarnation
-            self.restarts += 1
+            self.failures[index] += 1  # each death fails at most in_flight calls
+            if self.failures[index] > (self.config.max_restarts + 1) * self.config.in_flight:
+                raise RuntimeError(
+                    f"worker {index} died and max_restarts={self.config.max_restarts} is "
+                    f"spent: {error}"
+                ) from error
+            rows = None
         self.submit(index)
+        if rows is not None and rows.incarnation != self.incarnations[index]:
+            self.incarnations[index] = rows.incarnation  # a new process since its last rows
+            self.restarts += 1
         return rows
 
     def take(self, rows: Rows) -> None:
@@ -365,10 +374,10 @@ class DistributedRun:
             self.ended = True
 
     def stop(self) -> None:
-        """The workers end once their queued calls are done (their rows and unfinished
-        episodes with them; ``ray.kill`` would have Ray retry those calls and say so)."""
+        """The workers end (their unfinished episodes with them; Ray logs that the calls
+        still queued on them cannot run)."""
         for worker in self.workers:
-            worker.__ray_terminate__.remote()
+            self.ray.kill(worker, no_restart=True)
         self.pending.clear()
 
 

@@ -107,15 +107,24 @@ def replay(config, index: int, calls: int, monkeypatch) -> list[Rows]:
     return [worker.play([], 0, config.rollout_steps) for _ in range(calls)]
 
 
+def crash(worker: DMCWorker) -> None:
+    """Run in a worker's process: it dies as a crash does, with no goodbye to Ray."""
+    os._exit(1)
+
+
+crash.__module__ = "__main__"  # sent by value: the workers cannot import the tests
+
+
 def test_the_learner_takes_the_finished_episodes_each_once_also_when_a_worker_dies(
     local_ray, tmp_path, monkeypatch
 ):
     """With epsilon 1 the workers' play does not depend on the weights: what reached the
     learner from a worker is what a replay of its seeds ends, episode for episode. Worker 0
-    is killed after its third call: Ray restarts it, the calls it had in flight run again on
-    the new process (calls run in order, so what arrived before is still a replay's first
-    calls), the old process's unfinished games are gone, and the new one deals afresh (new
-    episode ids); the run goes on until the new process has sent rows twice."""
+    crashes after its third call (and the calls queued then): Ray restarts it, the calls
+    queued on it run again on the new process (calls run in order, so what arrived before
+    is still a replay's first calls), the old process's unfinished games are gone, and the
+    new one deals afresh (new episode ids); the run goes on until the new process has sent
+    rows twice."""
     config = tiny(tmp_path, workers=2, epsilon=1.0, total_timesteps=200_000)
     batches: list[Rows] = []
     ages: list[int] = []
@@ -124,7 +133,7 @@ def test_the_learner_takes_the_finished_episodes_each_once_also_when_a_worker_di
         batches.append(rows)
         ages.extend((run.updates - 1 - rows.versions).tolist())
         if sum(r.worker == 0 for r in batches) == 3:  # mid-game in most of its 8 games
-            ray.kill(run.workers[0], no_restart=False)
+            run.workers[0].__ray_call__.remote(crash)  # after the calls queued before it
         runs.append(run)
         return sum(r.worker == 0 and r.incarnation != 0 for r in batches) >= 2
 
