@@ -20,7 +20,7 @@ $(PY):
 	$(PY) -m pip install --quiet --upgrade pip
 
 $(STAMP): pyproject.toml constraints.txt | $(PY)
-	$(PIP) -e ".[dev,train,openspiel,docs,lab]"
+	$(PIP) -e ".[dev,train,openspiel,docs,lab,ray]"
 	touch $(STAMP)
 
 $(RLLIB_STAMP): pyproject.toml constraints.txt
@@ -55,7 +55,7 @@ test:
 # ~/.cache/presages_env), so their tests run rather than skip. PRESAGES_REQUIRE_EXTRAS
 # (tests/extras.py) names what each venv must have: a missing extra fails its tests instead
 # of skipping them. .ci/run adds to REQUIRE_EXTRAS what CI installs from the system.
-REQUIRE_EXTRAS ?= train,openspiel,native,lab
+REQUIRE_EXTRAS ?= train,openspiel,native,lab,ray
 test-suites: $(STAMP)
 	$(PY) -m presages_env.integrations.openspiel_native
 	PRESAGES_REQUIRE_EXTRAS=$(REQUIRE_EXTRAS) $(PY) -m pytest -n 2 --dist loadgroup \

@@ -3,7 +3,7 @@ where the run requires it.
 
 ``PRESAGES_REQUIRE_EXTRAS`` names the extras a run must have, comma-separated (``1`` or
 ``all``: every one of :data:`EXTRAS`). ``make test`` sets it per venv: the main venv requires
-``train,openspiel,native``, the RLlib venv ``train,rllib,tianshou`` (``.ci/run`` adds
+``train,openspiel,native,lab,ray``, the RLlib venv ``train,rllib,tianshou`` (``.ci/run`` adds
 ``browser``). A missing extra then fails the test that needs it instead of skipping it, so a
 broken install cannot pass as a green run.
 """
@@ -22,6 +22,7 @@ EXTRAS: dict[str, tuple[str, ...]] = {
     "train": ("torch", "stable_baselines3", "sb3_contrib"),
     "openspiel": ("pyspiel",),
     "rllib": ("ray", "ray.rllib"),
+    "ray": ("ray",),  # Ray Core: Deep Monte-Carlo's workers (training/dmc_ray.py)
     "tianshou": ("tianshou",),
     "lab": ("fastapi", "sqlalchemy", "alembic", "uvicorn", "psycopg", "httpx", "pyarrow"),
     "docs": ("mkdocs", "material", "mkdocstrings"),
@@ -33,6 +34,7 @@ WHERE = {
     "train": 'pip install -e ".[train]"',
     "openspiel": 'pip install -e ".[openspiel]"',
     "rllib": "`make test-rllib`'s venv (Ray pins an older gymnasium)",
+    "ray": 'pip install -e ".[ray]"',
     "tianshou": "`make test-rllib`'s venv",
     "native": "python -m presages_env.integrations.openspiel_native (a C++ compiler)",
     "browser": "apt-get install chromium chromium-driver",

@@ -1,7 +1,8 @@
 """Fuzzing of training settings: hostile values for every setting of the trainers' configs.
 
 Each case starts from a small valid config of one trainer (``TrainConfig`` for MaskablePPO,
-``BatchedPPOConfig`` for the batched trainer, ``DMCConfig`` for Deep Monte-Carlo) and
+``BatchedPPOConfig`` for the batched trainer, ``DMCConfig`` for Deep Monte-Carlo and
+``DistributedDMCConfig`` for it on Ray workers) and
 changes one or two settings to a hostile
 value (a wrong type, NaN or an infinity, a bool for an int, an ``int`` or ``float`` subclass
 that lies about its value, an out-of-range or huge number, a list of the wrong things), or
@@ -36,7 +37,7 @@ import numpy as np
 
 from presages_env.fuzzing import FuzzReport, memory_growth, peak_memory_mb
 from presages_env.games import DEFAULT_GAME, get_game
-from presages_env.training import dmc
+from presages_env.training import dmc, dmc_ray
 from presages_env.training.batched_ppo import (
     BatchedPPOConfig,
     check_config,
@@ -178,6 +179,12 @@ def _dmc_base(game: str, out_dir: str) -> dmc.DMCConfig:
     )
 
 
+def _dmc_ray_base(game: str, out_dir: str) -> dmc_ray.DistributedDMCConfig:
+    """DMC on one Ray worker: never started, since only refused cases reach ``train``."""
+    settings = dataclasses.asdict(_dmc_base(game, out_dir))
+    return dmc_ray.distributed_config(**settings, workers=1)
+
+
 def _built_by(make: Callable[..., Any]) -> Callable[[Any, dict[str, Any]], Any]:
     """A ``build`` whose unknown names go through ``make`` (settings by name, as the command
     line's ``--set`` gives them), which must refuse them."""
@@ -222,6 +229,14 @@ TRAINERS = (
         _built_by(dmc.dmc_config),
         dmc.check_config,
         dmc.train_dmc,
+        ("num_envs", "decisions_per_game"),
+    ),
+    Trainer(
+        "DistributedDMCConfig",
+        _dmc_ray_base,
+        _built_by(dmc_ray.distributed_config),
+        dmc_ray.check_distributed,
+        dmc_ray.train,
         ("num_envs", "decisions_per_game"),
     ),
 )

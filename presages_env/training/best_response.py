@@ -102,7 +102,8 @@ def approximate_best_response(
     ``init_policy`` is a checkpoint to start from (a scorer's for ``"dmc"``: its network's
     shape is taken unless ``settings`` name one; a PPO policy or ``"shipped"`` for
     ``"ppo"``); ``settings`` override the trainer's (DMC's defaults, or PPO's recorded
-    hyper-parameters). Every argument is checked before anything is written."""
+    hyper-parameters; DMC's ``workers`` and ``address`` play on Ray workers:
+    ``training/dmc_ray.py``). Every argument is checked before anything is written."""
     if not isinstance(frozen, Agent):
         raise TypeError(f"frozen must be an Agent, got {type(frozen).__name__}")
     if mode not in MODES:
@@ -156,11 +157,13 @@ def approximate_best_response(
 
 
 def _train_dmc(settings: dict[str, Any], frozen: Agent) -> LearningCurve:
-    from presages_env.training.dmc import dmc_config, train_dmc
+    """Deep Monte-Carlo in this process, or on Ray workers where ``settings`` name some
+    (``workers``, ``address``: ``training/dmc_ray.py``)."""
+    from presages_env.training.dmc_ray import distributed_config, train
 
     if settings["init_policy"] is not None and "net_arch" not in settings:
         settings = {**settings, **_scorer_shape(settings)}
-    return train_dmc(dmc_config(**settings), [frozen], curve_opponents=[frozen])[1]
+    return train(distributed_config(**settings), [frozen], curve_opponents=[frozen])[1]
 
 
 def _scorer_shape(settings: dict[str, Any]) -> dict[str, tuple[int, ...]]:

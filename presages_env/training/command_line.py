@@ -7,7 +7,7 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -59,14 +59,25 @@ def parse_setting(text: str) -> tuple[str, Any]:
         return name, value
 
 
-def settings_epilog(defaults: Any) -> str:
+@dataclasses.dataclass(frozen=True)
+class Option:
+    """A trainer's own flag for one of its settings (``--workers`` for ``workers``)."""
+
+    setting: str
+    flag: str
+    type: Callable[[str], Any]
+    help: str
+
+
+def settings_epilog(defaults: Any, options: Sequence[Option] = ()) -> str:
     """Every setting of the config ``defaults`` (the flags' defaults applied) with its
     default, one a line (as JSON, the way ``--set`` reads it); those a flag gives name it."""
     plain = json.loads(config_json(defaults))
     width = max(len(field.name) for field in dataclasses.fields(defaults))
+    flags = {**FLAGS, **{option.setting: option.flag for option in options}}
     lines = ["settings (--set NAME=VALUE; default):"]
     for name, value in plain.items():
-        flag = f"  (or {FLAGS[name]})" if name in FLAGS else ""
+        flag = f"  (or {flags[name]})" if name in flags else ""
         lines.append(f"  {name:<{width}}  {json.dumps(value)}{flag}")
     return "\n".join(lines)
 
@@ -79,11 +90,13 @@ def train_from_command_line(
     *,
     game: str,
     out: str,
+    options: Sequence[Option] = (),
 ) -> None:
     """Parse the command line (``doc``: the script's docstring), build the config with
     ``make_config(settings)``, ``check`` it into a run (every setting checked and the game
     resolved, once: a bad setting is a usage error, refused before anything is written),
-    ``train`` the run, plot and print its learning curve."""
+    ``train`` the run, plot and print its learning curve. ``options`` are the trainer's own
+    flags (``--set`` may give the same settings)."""
     defaults = {
         "game": game,
         "num_players": None,
@@ -94,7 +107,7 @@ def train_from_command_line(
     }
     parser = argparse.ArgumentParser(
         description=doc,
-        epilog=settings_epilog(make_config(defaults)),
+        epilog=settings_epilog(make_config(defaults), options),
         formatter_class=_Formatter,
     )
     parser.add_argument("--game", default=game, help="the game to train on")
@@ -122,6 +135,8 @@ def train_from_command_line(
         help="any setting listed below (the value read as JSON where it parses: numbers, "
         "lists, true/false; else a string)",
     )
+    for option in options:
+        parser.add_argument(option.flag, dest=option.setting, type=option.type, help=option.help)
     args = parser.parse_args()
     seconds, decisions = budgets(args.time_budget, args.timesteps)
     settings = {
@@ -131,6 +146,11 @@ def train_from_command_line(
         "total_timesteps": decisions,
         "seed": args.seed,
         "out_dir": args.out,
+        **{
+            o.setting: getattr(args, o.setting)
+            for o in options
+            if getattr(args, o.setting) is not None
+        },
         **dict(args.set),
     }
     try:

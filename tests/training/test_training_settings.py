@@ -35,6 +35,7 @@ from presages_env.training.batched_ppo import (  # noqa: E402
     train_batched,
 )
 from presages_env.training.dmc import DMCConfig  # noqa: E402
+from presages_env.training.dmc_ray import DistributedDMCConfig  # noqa: E402
 from presages_env.training.self_play import TrainConfig, check_train_config, train  # noqa: E402
 from presages_env.training.settings import config_json, seconds_argument  # noqa: E402
 
@@ -234,7 +235,7 @@ def test_every_setting_of_both_configs_has_a_rule():
 def test_the_fuzz_covers_every_trainers_config(tmp_path):
     """Deep Monte-Carlo's settings were left out: its hostile values were never fuzzed."""
     configs = {type(trainer.base("president", str(tmp_path))) for trainer in TRAINERS}
-    assert configs == {TrainConfig, BatchedPPOConfig, DMCConfig}
+    assert configs == {TrainConfig, BatchedPPOConfig, DMCConfig, DistributedDMCConfig}
     dmc_trainer = next(trainer for trainer in TRAINERS if trainer.name == "DMCConfig")
     assert (dmc_trainer.check, dmc_trainer.entry) == (dmc.check_config, dmc.train_dmc)
 
