@@ -48,8 +48,8 @@ from presages_env.agents.checkpoint import (
 from presages_env.agents.heuristic import check_observations, observation_bounds
 from presages_env.core.action_features import FEATURE_HIGH, FEATURE_LOW
 from presages_env.core.game import Game
-from presages_env.core.run_spec import as_game
 from presages_env.core.validation import check_int, check_seed
+from presages_env.games.run_spec import as_game
 
 NetArch = Mapping[str, Sequence[int]]  # {"state": [...], "action": [...], "head": [...]}
 # The rows scored at once: their action features, and their pairs' activations in the widest

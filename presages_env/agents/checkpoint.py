@@ -63,8 +63,8 @@ from presages_env.agents.heuristic import observation_bounds
 from presages_env.core.action_features import FEATURE_HIGH, FEATURE_LOW
 from presages_env.core.files import open_regular
 from presages_env.core.game import Game
-from presages_env.core.run_spec import as_game
 from presages_env.games import GAME_CLASSES
+from presages_env.games.run_spec import as_game
 
 FORMAT = "presages_env.ppo_policy"
 VERSION = 1

@@ -44,7 +44,7 @@ class HeuristicHints(RawFeatures):
 
     def __init__(self, game: str | Game, num_actions: int) -> None:
         super().__init__(game, num_actions)
-        from presages_env.core.run_spec import as_game  # numba comes with it
+        from presages_env.games.run_spec import as_game  # numba comes with it
 
         module = as_game(game).heuristic  # trainers pass the Game; a user may name it
         if module is None:

@@ -6,7 +6,7 @@ import numpy as np
 
 from presages_env.agents.base import Agent
 from presages_env.core.game import Game
-from presages_env.core.run_spec import as_game
+from presages_env.games.run_spec import as_game
 
 
 class HeuristicAgent(Agent):

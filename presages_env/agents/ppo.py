@@ -36,8 +36,8 @@ from presages_env.agents.checkpoint import (
 from presages_env.agents.features import RawFeatures, make_features
 from presages_env.core.files import open_regular, read_json
 from presages_env.core.game import Game
-from presages_env.core.run_spec import as_game
 from presages_env.games import GAME_CLASSES
+from presages_env.games.run_spec import as_game
 
 SHIPPED = Path(__file__).resolve().parent.parent / "checkpoints"
 # A run's config.json (a trainer's settings: under 2 KB, nested 3 deep)

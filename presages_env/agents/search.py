@@ -34,8 +34,8 @@ from presages_env.core.batched import bind_kernels, source_digest
 from presages_env.core.game import Game
 from presages_env.core.header import HDR_CURRENT, HDR_NUM_PLAYERS, HDR_TERMINAL
 from presages_env.core.rng import choose_legal, splitmix_next
-from presages_env.core.run_spec import as_game
 from presages_env.core.validation import check_int, check_seed
+from presages_env.games.run_spec import as_game
 
 # Simulations of one search: its node table is (simulations + 1) x actions int32 children,
 # about 120 MB at this bound for Res Arcana's 283 actions (the docs' searches use 50-1000).

@@ -30,7 +30,6 @@ import numpy as np
 
 from presages_env.agents.base import Agent
 from presages_env.core.rng import derive_seed
-from presages_env.core.run_spec import as_game
 from presages_env.core.validation import MAX_NUM_ENVS, MAX_NUM_GAMES, check_int, check_seed
 from presages_env.core.vector import VectorEnv
 from presages_env.evaluation.tournament import (
@@ -41,6 +40,7 @@ from presages_env.evaluation.tournament import (
     deal_group_size,
     duplicate_deals,
 )
+from presages_env.games.run_spec import as_game
 
 
 @dataclass(frozen=True)

@@ -28,7 +28,6 @@ import numpy as np
 from presages_env.agents.base import Agent, act_on
 from presages_env.core.game import Game
 from presages_env.core.rng import derive_seed
-from presages_env.core.run_spec import as_game
 from presages_env.core.validation import MAX_NUM_ENVS, MAX_NUM_GAMES, check_int
 from presages_env.core.vector import VectorEnv
 from presages_env.evaluation.stats import (
@@ -37,6 +36,7 @@ from presages_env.evaluation.stats import (
     grouped_win_rate,
     win_rate,
 )
+from presages_env.games.run_spec import as_game
 
 # Rewards closer than this count as equal when deciding who won (they are float sums).
 TIE_TOLERANCE = 1e-6

@@ -24,11 +24,11 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from presages_env.core.choice import label_words
 from presages_env.core.events import Event, seat_name
 from presages_env.core.game import Game
 from presages_env.core.header import HDR_CURRENT
 from presages_env.core.view import TableView
-from presages_env.ui.choice import label_words
 
 TIERS = ("observation", "moves", "tools")
 LAST_EVENTS = 60  # the newest event lines a prompt carries (the table holds the rest)

@@ -1,6 +1,6 @@
 """An agent's answer as one of the legal moves, or a refusal it can be shown; never a guess.
 
-A move is named as the terminal player takes it (:func:`presages_env.ui.choice.match_action`:
+A move is named as the terminal player takes it (:func:`presages_env.core.choice.match_action`:
 its number where the moves are numbered, its exact name, or the start of its words, any
 case, accents and symbols optional), or by a ``play`` tool call. The answer may reason
 first and end with a line ``Move: <move>``: the last such line is read. An answer is
@@ -17,8 +17,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from presages_env.core.choice import label_words, match_action, words
 from presages_env.text.decision import TIERS, Decision
-from presages_env.ui.choice import label_words, match_action, words
 
 REFUSALS = ("empty", "number", "unknown", "illegal", "ambiguous", "tool")
 MOVE_LINE = re.compile(r"^[\s*_#>]*move[\s*_]*:(.*)$", re.IGNORECASE | re.MULTILINE)

@@ -37,9 +37,9 @@ from presages_env.agents.base import Agent, ErringAgent
 from presages_env.agents.features import make_features
 from presages_env.agents.ppo import PPOAgent, frozen_copy, policy_metadata, shipped_checkpoint
 from presages_env.core.files import read_json
-from presages_env.core.run_spec import RunSpec
 from presages_env.core.validation import offset_seed
 from presages_env.evaluation.learning_curve import LearningCurve
+from presages_env.games.run_spec import RunSpec
 from presages_env.training.config import PPOConfig, ScorerConfig, TrainingRun
 from presages_env.training.critic_input import critic_state_size
 from presages_env.training.opponents import EpsilonCurriculum, graded, opponent_agents

@@ -13,8 +13,8 @@ from __future__ import annotations
 import dataclasses
 from typing import Generic, TypeVar
 
-from presages_env.core.run_spec import RunSpec
 from presages_env.games import DEFAULT_GAME
+from presages_env.games.run_spec import RunSpec
 
 ConfigT = TypeVar("ConfigT", bound="TrainerConfig")
 

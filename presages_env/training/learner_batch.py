@@ -24,7 +24,6 @@ from presages_env.agents.base import Agent
 from presages_env.agents.features import make_features
 from presages_env.core.actions import legal_actions
 from presages_env.core.game import Game
-from presages_env.core.run_spec import as_game
 from presages_env.core.validation import (
     MAX_STEP,
     check_actions,
@@ -33,6 +32,7 @@ from presages_env.core.validation import (
     optional_seed,
 )
 from presages_env.core.vector import VectorEnv
+from presages_env.games.run_spec import as_game
 from presages_env.training.critic_input import critic_state, critic_state_bounds
 from presages_env.training.opponents import OpponentPool, learner_side
 

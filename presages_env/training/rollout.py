@@ -21,8 +21,8 @@ import numpy as np
 
 from presages_env.agents.base import Agent, act_on
 from presages_env.agents.features import RawFeatures
-from presages_env.core.run_spec import RunSpec
 from presages_env.evaluation.tournament import TIE_TOLERANCE
+from presages_env.games.run_spec import RunSpec
 from presages_env.training.critic_input import critic_state, critic_state_size
 from presages_env.training.opponents import OpponentPool, learner_side
 

@@ -29,7 +29,6 @@ import numpy as np
 from presages_env.agents.checkpoint import MAX_DEPTH, MAX_PARAMETERS, MAX_WIDTH, expected_shapes
 from presages_env.agents.features import FEATURES, make_features
 from presages_env.core.game import Game
-from presages_env.core.run_spec import RunSpec, resolve_run
 from presages_env.core.validation import (
     MAX_NUM_ENVS,
     MAX_NUM_GAMES,
@@ -39,6 +38,7 @@ from presages_env.core.validation import (
     plain_ints,
 )
 from presages_env.games import GAME_CLASSES
+from presages_env.games.run_spec import RunSpec, resolve_run
 from presages_env.training.critic_input import critic_state_size
 from presages_env.training.opponents import BASELINE_OPPONENTS
 
@@ -340,7 +340,7 @@ def checked_settings(config: ConfigT, rules: Mapping[str, Rule]) -> ConfigT:
 
 def check_game_settings(config: Any) -> RunSpec:
     """The run of a checked config (its game resolved once, ``num_players`` and
-    ``game_options`` checked by the game: :func:`~presages_env.core.run_spec.resolve_run`)."""
+    ``game_options`` checked by the game: :func:`~presages_env.games.run_spec.resolve_run`)."""
     return resolve_run(config.game, config.num_players, config.game_options)
 
 

@@ -5,7 +5,7 @@ human's seat only (``Game.view(state, seat)``: built from the seat's observation
 what happened since they last acted (the events they may see), their hand and the legal
 actions numbered; a legend of the game's symbols and the deal's seed (random unless given, so
 a deal can be played again) open the game. Input: a number or the start of an action's words
-(:mod:`presages_env.ui.choice`; several fitting are listed), ``?`` for the rules and keys,
+(:mod:`presages_env.core.choice`; several fitting are listed), ``?`` for the rules and keys,
 ``? <card>`` for a card's text (``Game.card_help``), ``log``, ``table``, ``hand`` and
 ``actions`` for the whole of each, ``u`` to undo their last decision (the game is re-played
 from its seed and the actions before it, so the agents' moves come back exactly), ``q`` to
@@ -35,6 +35,7 @@ from rich.text import Text
 import presages_env
 from presages_env import records
 from presages_env.agents.specs import make_agent
+from presages_env.core.choice import match_action
 from presages_env.core.files import check_output_path, in_runs
 from presages_env.core.game import Game
 from presages_env.core.header import HDR_CURRENT
@@ -42,7 +43,6 @@ from presages_env.core.results import counted
 from presages_env.core.seats import PERSON, as_seen_by, row_names
 from presages_env.core.validation import check_int, check_seed, offset_seed
 from presages_env.core.view import TableView
-from presages_env.ui.choice import match_action
 from presages_env.ui.screen import Turn, card, cards, turn_screen
 from presages_env.ui.seating import seat_specs
 

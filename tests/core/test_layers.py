@@ -1,8 +1,9 @@
 """The package's layers, read from its imports (every one, those inside functions and
 behind ``TYPE_CHECKING`` too): a module imports only from its own layer and those below.
 
-core → games → the package's API (``presages_env``) and records → agents → evaluation and
-training → integrations, ui, text and the lab → the fuzzing and the command line."""
+core → games → the package's API (``presages_env``) and records → agents and the text
+agents → evaluation and training → integrations, ui and the lab → the fuzzing and the
+command line."""
 
 from __future__ import annotations
 
@@ -24,7 +25,7 @@ LAYERS = {
     "openspiel": 5,
     "rllib": 5,
     "ui": 5,
-    "text": 5,
+    "text": 3,
     "lab": 5,
     "fuzzing": 6,
     "__main__": 6,

@@ -11,8 +11,8 @@ import numpy as np
 import pytest
 
 import presages_env
+from presages_env.core.choice import match_action
 from presages_env.text import Decision, parse_answer
-from presages_env.ui.choice import match_action
 
 
 @pytest.fixture(scope="module")

@@ -62,7 +62,7 @@ def uniform_policy(seed: int = 0):
 @pytest.mark.parametrize("game", GAMES)
 def test_each_decision_is_chained_to_the_same_seats_next_one(game):
     from presages_env.agents.features import make_features
-    from presages_env.core.run_spec import resolve_run
+    from presages_env.games.run_spec import resolve_run
 
     spec = resolve_run(game)
     features = make_features("raw", spec.game, spec.num_actions)
@@ -340,7 +340,7 @@ def test_the_seat_to_move_is_bootstrapped_from_the_features_it_would_act_on():
     """Hint features read the legal moves: the seat to move is valued on its own, as when it
     acts, not on an empty mask."""
     from presages_env.agents.features import make_features
-    from presages_env.core.run_spec import resolve_run
+    from presages_env.games.run_spec import resolve_run
 
     spec = resolve_run("president", 4)
     features = make_features("heuristic_hints", spec.game, spec.num_actions)

@@ -12,7 +12,7 @@ from extras import require
 require("train")
 
 import presages_env.games  # noqa: E402
-from presages_env.core.run_spec import RunSpec, resolve_run  # noqa: E402
+from presages_env.games.run_spec import RunSpec, resolve_run  # noqa: E402
 from presages_env.training import batched_ppo, dmc  # noqa: E402
 
 

@@ -447,7 +447,7 @@ def test_each_turn_fits_an_80_by_24_screen_and_moves_are_typed_by_their_words(na
     words is a move, and a start several actions share lists them."""
     from rich.cells import cell_len
 
-    from presages_env.ui.choice import match_action, words
+    from presages_env.core.choice import match_action, words
 
     game = presages_env.get_game(name)
     env = dict(os.environ, PYTHONPATH=str(ROOT), COLUMNS="80", LINES="24", TERM="xterm")
@@ -520,7 +520,7 @@ def test_each_turn_fits_an_80_by_24_screen_and_moves_are_typed_by_their_words(na
     ],
 )
 def test_a_move_is_its_number_or_the_start_of_its_words(typed, expected):
-    from presages_env.ui.choice import match_action
+    from presages_env.core.choice import match_action
 
     labels = ["place L'Amiti\u00e9 (friendship, 3, green \u23f3)"]
     labels.append("place La Loi (law, 15, yellow \u26a1)")
@@ -529,7 +529,7 @@ def test_a_move_is_its_number_or_the_start_of_its_words(typed, expected):
 
 
 def test_a_label_typed_whole_is_chosen_beside_a_longer_one():
-    from presages_env.ui.choice import match_action
+    from presages_env.core.choice import match_action
 
     labels = ["pair of 3", "pair of 3 and 4", "pass"]
     assert match_action("Pair of 3", labels).indices == (0,)

@@ -44,7 +44,7 @@ def as_game(game: str | Game) -> Game:
     """``game`` itself, or the game a user's name for it names (resolved here, for the
     public functions that take either)."""
     if isinstance(game, str):
-        from presages_env.games import get_game  # the registry: numba comes with a game
+        from presages_env.games import get_game  # the registry (numba comes with a game)
 
         return get_game(game)
     return game
