@@ -15,7 +15,7 @@ from extras import require
 import presages_env
 from presages_env.core.header import HDR_CURRENT, HDR_TERMINAL
 from presages_env.core.validation import InvalidStateError
-from presages_env.games.kuhn_poker import layout as lay
+from presages_env.games.kuhn_poker import kernel as lay
 
 GAME = presages_env.get_game("kuhn_poker")
 
@@ -89,7 +89,7 @@ def moved(state: np.ndarray, *actions: int) -> np.ndarray:
         ("MOVES", lambda s: s.__setitem__(lay.MOVES + 2, lay.MOVE_PASS)),  # after the end
         ("HDR_CURRENT", lambda s: s.__setitem__(HDR_CURRENT, 0)),  # seat 1 is to act
         ("MOVES (not yet made)", lambda s: s.__setitem__(lay.MOVES + 1, lay.MOVE_BET)),
-        ("OPT_BET", lambda s: s.__setitem__(lay.OPT_BET, 0)),
+        ("option bet", lambda s: s.__setitem__(lay.OPT_BET, 0)),  # its generic check
     ],
 )
 def test_a_state_no_play_reaches_is_refused_naming_its_slot(slot, corrupt):
