@@ -227,7 +227,7 @@ def one_hot_features(kernel: types.ModuleType) -> types.SimpleNamespace:
     count = int(kernel.NUM_ACTIONS)
     names = getattr(kernel, "ACTION_NAMES", None) or tuple(str(a) for a in range(count))
     layout = FeatureLayout()
-    layout.block("action", tuple(names))
+    layout.block("kind", tuple(names))
     return types.SimpleNamespace(
         action_features=_one_hot, ACTION_FEATURES=count, FEATURE_NAMES=tuple(layout.names)
     )

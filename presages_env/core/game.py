@@ -631,12 +631,22 @@ class Game:
         (core/options.py); a game with rules across options adds them after this check."""
         check_option_values(self.option_space, num_players, options)
 
-    def _option_slots(self) -> tuple[int, ...]:
-        """Each option's ``OPT_<NAME>`` slot in :attr:`state_layout`, in the space's order."""
+    def option_slots(self) -> tuple[int, ...] | None:
+        """Each option's ``OPT_<NAME>`` slot in :attr:`state_layout`, in the space's order
+        (core/options.py ``add_option_slots``); None for a game that stores its options
+        otherwise (it then writes ``write_options`` and ``read_options``)."""
         layout = self.state_layout
-        if layout is None:
-            raise NotImplementedError(f"{self.name} declares no OPT_ slots: it writes options")
-        return tuple(layout[slot_name(key)].offset for key in self.option_space)
+        names = {slot.name: slot for slot in layout.slots} if layout is not None else {}
+        slots = [names.get(slot_name(key)) for key in self.option_space]
+        if not slots or not all(slot is not None and slot.size == 1 for slot in slots):
+            return None
+        return tuple(slot.offset for slot in slots)
+
+    def _option_slots(self) -> tuple[int, ...]:
+        slots = self.option_slots()
+        if slots is None:
+            raise NotImplementedError(f"{self.name} has no OPT_ slot per option: it writes them")
+        return slots
 
     def write_options(self, state: np.ndarray, options: Any) -> None:
         """Store the options in the game's part of ``state`` (kernels read them there): by

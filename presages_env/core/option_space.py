@@ -189,7 +189,8 @@ def per_seat(each: Draw) -> Draw:
             and all(each.accepts(v, num_players) for v in value)
         )
 
-    return Draw(draw, f"one per seat, each {each.text}", accepts=accepts, type="tuple[int, ...]")
+    text = f"one per player, each {each.text}"
+    return Draw(draw, text, accepts=accepts, type="tuple[int, ...]")
 
 
 def distinct(count: int, low: int, high: int) -> Draw:

@@ -6,8 +6,8 @@ each option's range, label, description, ``default`` and maybe ``type``). From i
 - :func:`options_class`: the frozen dataclass of the options (``Game.Options``), its fields
   in the space's order, their defaults and annotations the space's;
 - :func:`check_option_values`: ``Game.validate_options``, each value checked against its
-  range at the player count (a ``TypeError`` for a value of the wrong kind, a ``ValueError``
-  for one out of range, each naming the option and its range);
+  range at the player count (an :class:`OptionError`, both a ``ValueError`` and a
+  ``TypeError``, naming the option, its range and the value);
 - :func:`add_option_slots`, :func:`write_option_slots`, :func:`read_option_slots`: one state
   slot per option (``OPT_<NAME>``, its meaning the option's label), for options whose value
   is an int, a bool or one of a few values (stored as its index). ``Game.write_options`` and
@@ -23,7 +23,7 @@ import dataclasses
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
-from presages_env.core.option_space import Draw, _is_int
+from presages_env.core.option_space import Draw
 
 if TYPE_CHECKING:
     import numpy as np
@@ -47,16 +47,31 @@ def options_class(name: str, space: Mapping[str, Draw], module: str = __name__) 
     return cls
 
 
+class OptionError(ValueError, TypeError):
+    """An option value out of its range: a ``ValueError``, and a ``TypeError`` too, since a
+    value of the wrong kind (``"3"`` for an int) is refused by the same check."""
+
+
 def check_option_values(space: Mapping[str, Draw], num_players: int, options: Any) -> None:
-    """Raise for the first option of ``options`` outside its range in ``space`` at
-    ``num_players``: ``TypeError`` for a value of the wrong kind, ``ValueError`` otherwise."""
+    """Raise :class:`OptionError` for the first option of ``options`` outside its range in
+    ``space`` at ``num_players``, naming the option, what it must be and what it got."""
     for key, draw in space.items():
         value = getattr(options, key)
-        if draw.accepts is None or draw.accepts(value, num_players):
-            continue
-        if draw.ints is not None and not _is_int(value) and not (draw.none_ok and value is None):
-            raise TypeError(f"option {key} must be an int ({draw.text}), got {value!r}")
-        raise ValueError(f"option {key} must be {draw.text}, got {value!r}")
+        if draw.accepts is not None and not draw.accepts(value, num_players):
+            raise OptionError(f"{key} must be {allowed(draw, num_players)}, got {value!r}")
+
+
+def allowed(draw: Draw, num_players: int) -> str:
+    """What an option must be, in words: ``an int from 1 to 5 for 4 players``."""
+    if draw.ints is not None:
+        low, high = draw.int_range(num_players)
+        where = f" for {num_players} players" if callable(draw.ints[1]) else ""
+        return f"{'None or ' if draw.none_ok else ''}an int from {low} to {high}{where}"
+    if draw.values is not None and set(draw.values) == {False, True}:
+        return "True or False"
+    if draw.values is not None:
+        return f"one of {list(draw.values)}"
+    return draw.text
 
 
 def slot_name(option: str) -> str:
@@ -83,7 +98,7 @@ def _equal(value: Any, choice: Any) -> bool:
     return value == choice and isinstance(value, bool) == isinstance(choice, bool)
 
 
-def _decode(draw: Draw, stored: int) -> Any:
+def decode_option(draw: Draw, stored: int) -> Any:
     if draw.values is not None:
         if not 0 <= stored < len(draw.values):
             raise ValueError(f"stored option {stored} is not one of {len(draw.values)} values")
@@ -104,7 +119,7 @@ def read_option_slots(
 ) -> Any:
     """The ``options`` dataclass :func:`write_option_slots` stored in ``state``."""
     values = {
-        key: _decode(draw, int(state[offset]))
+        key: decode_option(draw, int(state[offset]))
         for offset, (key, draw) in zip(offsets, space.items(), strict=True)
     }
     return options(**values)

@@ -35,6 +35,7 @@ BUILT_IN_GAMES = {
     "president": "presages_env.games.president.game:PresidentGame",
     "aciliande": "presages_env.games.aciliande.game:AciliandeGame",
     "kuhn_poker": "presages_env.games.kuhn_poker.game:KuhnPokerGame",
+    "liars_dice": "presages_env.games.liars_dice.game:LiarsDiceGame",
 }
 _NAME = re.compile(r"[a-z][a-z0-9_]{0,39}")
 _TARGET = re.compile(r"[A-Za-z_][\w.]*:[A-Za-z_]\w*")

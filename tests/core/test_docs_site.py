@@ -43,7 +43,8 @@ def test_every_page_is_in_the_navigation():
 @pytest.mark.parametrize("page", PAGES, ids=lambda p: p.relative_to(DOCS).as_posix())
 def test_every_generated_part_is_filled_in(page):
     text = load_hooks().on_page_markdown(page.read_text())
-    assert not re.search(r"<!-- (readme|game-summary|game-options|game-state-layout) ", text)
+    marker = r"<!-- (readme|game-summary|game-options|game-state-layout|game-obs-layout) "
+    assert not re.search(marker, text)
     assert "](docs/" not in text  # README links, made relative to the site
 
 

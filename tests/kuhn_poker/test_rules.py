@@ -89,7 +89,7 @@ def moved(state: np.ndarray, *actions: int) -> np.ndarray:
         ("MOVES", lambda s: s.__setitem__(lay.MOVES + 2, lay.MOVE_PASS)),  # after the end
         ("HDR_CURRENT", lambda s: s.__setitem__(HDR_CURRENT, 0)),  # seat 1 is to act
         ("MOVES (not yet made)", lambda s: s.__setitem__(lay.MOVES + 1, lay.MOVE_BET)),
-        ("option bet", lambda s: s.__setitem__(lay.OPT_BET, 0)),  # its generic check
+        ("OPT_BET", lambda s: s.__setitem__(lay.OPT_BET, 0)),
     ],
 )
 def test_a_state_no_play_reaches_is_refused_naming_its_slot(slot, corrupt):

@@ -47,10 +47,10 @@ DECISION_FIELDS = ("moves made", "the bettor (seat relative to the decider)")
 
 def decision_signature(state: np.ndarray) -> tuple[int, ...]:
     """The pending decision (core/decisions.py): how far the hand is, who bet."""
-    played = int(state[k.NUM_MOVES])
-    moves = state[k.MOVES : k.MOVES + max(0, min(played, k.MAX_MOVES))].tolist()
+    s = state.tolist()
+    moves = s[k.MOVES : k.MOVES + max(0, min(s[k.NUM_MOVES], k.MAX_MOVES))]
     bettor = moves.index(k.MOVE_BET) if k.MOVE_BET in moves else -1
-    return (played, seat_relation(bettor, int(state[HDR_CURRENT])))
+    return (s[k.NUM_MOVES], seat_relation(bettor, s[HDR_CURRENT]))
 
 
 def move_words(obs: np.ndarray) -> list[str]:

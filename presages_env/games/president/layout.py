@@ -18,7 +18,9 @@ import numpy as np
 
 from presages_env.core.header import HEADER_SIZE
 from presages_env.core.layout import SlotLayout
+from presages_env.core.options import add_option_slots
 from presages_env.games.president.cards import NUM_CARDS, NUM_RANKS, SUITS
+from presages_env.games.president.options import option_space
 
 STATE_DTYPE = np.int8
 MAX_PLAYERS = 6
@@ -32,10 +34,8 @@ PHASE_PLAY = 0
 PHASE_GIVE_BACK = 1
 
 slots = SlotLayout(start=HEADER_SIZE)
-OPT_NUM_MANCHES = slots.add("OPT_NUM_MANCHES", 1, "option: manches in the match")
-OPT_REWARD_SCHEME = slots.add(
-    "OPT_REWARD_SCHEME", 1, "option: 0 places, 1 match, 2 points (see REWARD_*)"
-)
+# one slot per option, derived from the option space (reward_scheme: its index, REWARD_*)
+OPT_NUM_MANCHES, OPT_REWARD_SCHEME = add_option_slots(slots, option_space)
 HAND = slots.add(
     "HAND", (MAX_PLAYERS, NUM_RANKS), "cards held by player p of each rank (3 = rank 0 ... 2 = 12)"
 )

@@ -18,6 +18,7 @@ import numpy as np
 
 from presages_env.core.header import HEADER_SIZE
 from presages_env.core.layout import SlotLayout
+from presages_env.core.options import add_option_slots
 from presages_env.games.res_arcana.cards import (
     NUM_ARTIFACTS,
     NUM_COMPONENTS,
@@ -29,7 +30,11 @@ from presages_env.games.res_arcana.cards import (
 )
 
 # declared with the other options, in a module that loads no kernel (help(presages_env.make))
-from presages_env.games.res_arcana.options import DEFAULT_STEP_CAP, MAX_STEP_CAP  # noqa: F401
+from presages_env.games.res_arcana.options import (  # noqa: F401
+    DEFAULT_STEP_CAP,
+    MAX_STEP_CAP,
+    option_space,
+)
 
 MAX_PLAYERS = 4
 DECK_CAP = NUM_ARTIFACTS
@@ -144,13 +149,8 @@ GAIN_OR_GOLD = 2  # discarding a card: 1 Gold, or 2 non-Gold essences one by one
 
 # ---- state offsets -----------------------------------------------------------------------
 slots = SlotLayout(start=HEADER_SIZE)
-OPT_PLACE_FACES = slots.add(
-    "OPT_PLACE_FACES", 1, "option: 0 sun faces, 1 moon faces, 2 a random face per tile"
-)
-OPT_STARTER_SETS = slots.add(
-    "OPT_STARTER_SETS", 1, "option: 1 = first-game starter sets (mage and hand preset)"
-)
-OPT_STEP_CAP = slots.add("OPT_STEP_CAP", 1, "option: decisions after which the game is truncated")
+# one slot per option, derived from the option space (places_of_power: its index, sun first)
+OPT_PLACE_FACES, OPT_STARTER_SETS, OPT_STEP_CAP = add_option_slots(slots, option_space)
 GAME_START = slots.size  # first slot rewritten by reset
 PHASE = slots.add("PHASE", 1, "PHASE_*: setup (mages, items), collect, actions, game over")
 NODE = slots.add("NODE", 1, "NODE_*: the pending decision; the deciding seat is HDR_CURRENT")
