@@ -104,11 +104,10 @@ def bind_parts(cls: type) -> None:
     kernel = own["kernel"]
     if "world_sampler" not in own:
         cls.world_sampler = getattr(kernel, "sample_world", None)
-    if "state_layout" not in own:
-        layout = _module(package_of(cls), "layout")
-        cls.state_layout = getattr(layout, "slots", None) or getattr(kernel, "slots", None)
-    if "obs_layout" not in own:
-        cls.obs_layout = getattr(kernel, "obs_slots", None)
+    layout = _module(package_of(cls), "layout")
+    for attribute, name in (("state_layout", "slots"), ("obs_layout", "obs_slots")):
+        if attribute not in own:
+            setattr(cls, attribute, getattr(layout, name, None) or getattr(kernel, name, None))
     if isinstance(own.get("card_texts"), types.ModuleType):
         cls.card_texts = _words(own["card_texts"])
 

@@ -84,23 +84,36 @@ NUM_ACTIONS = 1 + NUM_RANKS * MAX_SET
 
 # Observation, seen from the observer: "slot" k is the k-th player clockwise from the
 # observer in the current seating (slot 0 is the observer). Documented in docs/president.md.
-OBS_HAND = 0
-OBS_GONE = OBS_HAND + NUM_RANKS
-OBS_HAND_SIZE = OBS_GONE + NUM_RANKS
-OBS_IN_PLAY = OBS_HAND_SIZE + MAX_PLAYERS
-OBS_PASSED = OBS_IN_PLAY + MAX_PLAYERS
-OBS_PLACE = OBS_PASSED + MAX_PLAYERS
-OBS_LAST_PLACE = OBS_PLACE + MAX_PLAYERS
-OBS_SCORE = OBS_LAST_PLACE + MAX_PLAYERS
-OBS_TOP_RANK = OBS_SCORE + MAX_PLAYERS
-OBS_TOP_COUNT = OBS_TOP_RANK + NUM_RANKS
-OBS_TOP_PLAYER = OBS_TOP_COUNT + MAX_SET
-OBS_PHASE = OBS_TOP_PLAYER + MAX_PLAYERS
-OBS_RECEIVED = OBS_PHASE + 2
-OBS_GIVEN = OBS_RECEIVED + NUM_RANKS
-OBS_MY_TURN = OBS_GIVEN + NUM_RANKS
-OBS_MANCHES_LEFT = OBS_MY_TURN + 1
-OBS_SIZE = OBS_MANCHES_LEFT + 1
+obs_slots = SlotLayout()  # its table in docs/president.md is generated from it
+OBS_HAND = obs_slots.add("HAND", NUM_RANKS, "own hand: cards per rank")
+OBS_GONE = obs_slots.add("GONE", NUM_RANKS, "cards of each rank played this manche")
+OBS_HAND_SIZE = obs_slots.add("HAND_SIZE", MAX_PLAYERS, "hand size per slot")
+OBS_IN_PLAY = obs_slots.add("IN_PLAY", MAX_PLAYERS, "slot still holds cards")
+OBS_PASSED = obs_slots.add("PASSED", MAX_PLAYERS, "slot passed since the last play")
+OBS_PLACE = obs_slots.add(
+    "PLACE", MAX_PLAYERS, "finishing place this manche + 1 per slot (0 = still in)"
+)
+OBS_LAST_PLACE = obs_slots.add(
+    "LAST_PLACE", MAX_PLAYERS, "place in the previous manche + 1 per slot (0 = none)"
+)
+OBS_SCORE = obs_slots.add("SCORE", MAX_PLAYERS, "seed points per slot")
+OBS_TOP_RANK = obs_slots.add(
+    "TOP_RANK", NUM_RANKS, "rank to beat, one-hot (all 0: the current player leads)"
+)
+OBS_TOP_COUNT = obs_slots.add("TOP_COUNT", MAX_SET, "number of cards to beat, one-hot")
+OBS_TOP_PLAYER = obs_slots.add("TOP_PLAYER", MAX_PLAYERS, "slot that made the play to beat")
+OBS_PHASE = obs_slots.add(
+    "PHASE", 2, "phase one-hot: play, give-back (both 0 once the match is over)"
+)
+OBS_RECEIVED = obs_slots.add(
+    "RECEIVED", NUM_RANKS, "exchange: rank the Président received (seen by the two parties)"
+)
+OBS_GIVEN = obs_slots.add(
+    "GIVEN", NUM_RANKS, "exchange: rank the Président gave back (seen by the two parties)"
+)
+OBS_MY_TURN = obs_slots.add("MY_TURN", 1, "it is the observer's turn")
+OBS_MANCHES_LEFT = obs_slots.add("MANCHES_LEFT", 1, "manches left, this one included")
+OBS_SIZE = obs_slots.size
 
 
 # Events (core/events.py): kind -> (name, argument names). The exchanged ranks are seen by
