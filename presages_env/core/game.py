@@ -25,25 +25,26 @@ Everything else (PettingZoo env, vector env, agents, search) calls these, so a r
 never written twice. The Python side, a :class:`Game` subclass, says how big things are,
 validates options, writes them into a fresh state, and renders states for people.
 
-**The contract.** Everything about a game is declared on its :class:`Game` subclass, in
-``games/<game>/`` (nothing outside ``games/`` names a game), and checked when the class is
-defined, so an incomplete game fails at import with the missing part named. Besides the
-modules above (``kernel``, ``validator``, ``viewer``, ``event_texts``, ``card_texts``,
-``action_features``), a game declares explicitly:
+**The contract.** Everything about a game is declared on its :class:`Game` subclass or in
+its package ``games/<game>/`` (nothing outside ``games/`` names a game), and checked when the
+class is defined, so an incomplete game fails at import with the missing part named. Its
+parts (``kernel``, ``validator``, ``viewer``, ``event_texts``, ``card_texts``,
+``action_features``, ``heuristic``, ``world_sampler``, the state and observation layouts and
+the options) are found by name in its package (:mod:`presages_env.core.conventions`), with
+generic defaults for the optional ones (no heuristic, no world sampler, one-hot action
+features, events worded by kind, no card names); the plain ``reset``/``step`` and the
+``global_state`` kernels are bound there too. Its options are declared once, as
+``option_space`` (:mod:`presages_env.core.option_space`); their dataclass, checks and state
+slots follow (:mod:`presages_env.core.options`). The class itself declares:
 
-- ``heuristic``: its hand-written strategy module (``heuristic_actions(obs, masks,
-  actions)``, optionally ``heuristic_values``), or ``None`` for none;
-- ``world_sampler``: its kernel ``sample_world(state, player, seed, world)``, or ``None``
-  (then search and the no-leak checks cannot run on it);
 - ``ships_checkpoint``: whether ``presages_env/checkpoints/<name>.pt`` is shipped;
 - ``benchmarked``: whether the benchmarks and the results tables include it (``False`` for
-  the exemplar game, a template kept out of the games' comparisons);
+  the exemplar games, templates kept out of the games' comparisons);
 
 and overrides :meth:`Game.max_visible_events` and :meth:`Game.reward_bounds`. It may
 override :meth:`Game.max_game_length`, :meth:`Game.short_options` (options that keep random
 games short, for tests and fuzzers) and :meth:`Game.position_counts` (its position set-up's
-numbers, for the numbers fuzz). Its options' ranges are ``option_space``
-(:mod:`presages_env.core.option_space`). A game registers with one line in
+numbers, for the numbers fuzz). A game registers with one line in
 ``presages_env/games/__init__.py``, or from its own package through the entry point group
 ``presages_env.games``; :func:`presages_env.core.conformance.check_game` then checks it.
 
@@ -184,8 +185,8 @@ DECLARED = ("heuristic", "world_sampler", "ships_checkpoint", "benchmarked")
 
 def _check_declarations(cls: type) -> None:
     """Refuse a game that leaves out a declaration everything outside ``games/`` reads from it
-    (the module docstring's contract): each is declared in the class itself, ``None`` where
-    the game has none, so that leaving one out is never silent."""
+    (the module docstring's contract): the flags in the class itself, the heuristic and the
+    world sampler found by convention or ``None``, so that leaving one out is never silent."""
     missing = [name for name in DECLARED if name not in cls.__dict__]
     if missing:
         raise TypeError(

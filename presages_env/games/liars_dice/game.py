@@ -12,7 +12,7 @@ from typing import Any
 import numpy as np
 
 from presages_env.core.decisions import seat_relation
-from presages_env.core.events import seat_name
+from presages_env.core.events import Event, seat_name
 from presages_env.core.game import Game, RewardBounds
 from presages_env.core.header import HDR_CURRENT, HDR_NUM_PLAYERS, step_of
 from presages_env.core.validation import SlotReader
@@ -66,11 +66,19 @@ def seat_view(obs: np.ndarray, seat: int, n: int) -> TableView:
 
 
 EVENT_TEXTS = {  # each event kind's words (core/conventions.py fills in the seats)
+    "roll": "every player rolls one die: {dice} dice on the table",
     "rolled": "{player} rolled a {face}",
     "bid": "{actor} bids {count}x{face}: at least {count} dice show {face}",
     "liar": "{actor} calls liar: {count} dice match the bid, {loser} loses",
     "shown": "{player} shows a {face}",
 }
+
+
+def round_title(event: Event) -> str | None:
+    """A game is one round: the roll opens it."""
+    return "Round 1" if event.kind == "roll" else None
+
+
 LEGEND = (
     ("3x5", "a bid: at least 3 dice on the table show a 5 (the highest face is wild)"),
     ("liar", "call the last bid a lie: the dice are shown and the bid judged"),
@@ -103,5 +111,5 @@ class LiarsDiceGame(Game):
         return num_players * options.faces + 1
 
     def max_visible_events(self, num_players: int, options: Any) -> int:
-        """The seat's die, every bid, the call and every die shown."""
-        return 1 + num_players * options.faces + 1 + num_players
+        """The roll, the seat's die, every bid, the call and every die shown."""
+        return 2 + num_players * options.faces + 1 + num_players

@@ -50,14 +50,15 @@ OBS_CALLED = obs_slots.add("CALLED", 1, "1 once the last bid was called a lie", 
 OBS_MY_TURN = obs_slots.add("MY_TURN", 1, "1 when the seat is to act", high=1)
 OBS_SIZE = obs_slots.size
 
-EV_ROLLED, EV_BID, EV_LIAR, EV_SHOWN = range(1, 5)
+EV_ROLLED, EV_BID, EV_LIAR, EV_SHOWN, EV_ROLL = range(1, 6)
 EVENT_KINDS = {
+    EV_ROLL: ("roll", ("dice",)),  # public: opens the game's one round
     EV_ROLLED: ("rolled", ("player", "face")),
     EV_BID: ("bid", ("count", "face")),
     EV_LIAR: ("liar", ("loser", "count")),
     EV_SHOWN: ("shown", ("player", "face")),
 }
-MAX_STEP_EVENTS = 1 + MAX_PLAYERS  # a reset: a die per seat; a call: the call and the dice
+MAX_STEP_EVENTS = 1 + MAX_PLAYERS  # a reset: the roll, a die per seat; a call: the call, dice
 WORLD_DIVERGING_EVENTS = ("liar", "shown")  # in a sampled world the other dice differ
 
 
@@ -81,6 +82,7 @@ def reset_logged(state, seed, events):
     begin_game(state, seed)
     n = state[HDR_NUM_PLAYERS]
     state[DICE : DICE + MAX_PLAYERS] = -1
+    emit(events, EV_ROLL, -1, PUBLIC, n, 0, 0, 0, 0)
     for p in range(n):
         state[DICE + p] = rng_below(state, state[OPT_FACES])
         emit(events, EV_ROLLED, -1, seat_bit(p), p, state[DICE + p] + 1, 0, 0, 0)
