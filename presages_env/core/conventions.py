@@ -126,7 +126,8 @@ def bind_options(cls: type) -> None:
                 if "Options" not in cls.__dict__ and hasattr(source, "Options"):
                     cls.Options = source.Options
                 break
-    if "Options" not in cls.__dict__ and "option_space" in cls.__dict__:
+    space = cls.__dict__.get("option_space")
+    if "Options" not in cls.__dict__ and space and all(draw.has_default for draw in space.values()):
         name = cls.__name__.removesuffix("Game") + "Options"
         cls.Options = options_class(name, cls.option_space, cls.__module__)
         module = sys.modules[cls.__module__]
@@ -232,7 +233,7 @@ def one_hot_features(kernel: types.ModuleType) -> types.SimpleNamespace:
     )
 
 
-def complete_kernel(kernel: types.ModuleType, max_players: int, obs_dtype: type) -> None:
+def complete_kernel(kernel: types.ModuleType, game: type) -> None:
     """Bind the kernels every game's are made of, where ``kernel`` does not: its plain
     ``reset``/``step`` (``*_logged`` without events, core/batched.py) and its
     ``global_state`` over every seat's observation and the whole state
@@ -244,7 +245,7 @@ def complete_kernel(kernel: types.ModuleType, max_players: int, obs_dtype: type)
         kernel.reset, kernel.step = plain_kernels(kernel)
     if not hasattr(kernel, "global_state"):
         kernel.GLOBAL_DTYPE = kernel.STATE_DTYPE
-        kernel.GLOBAL_SEATS = max_players
+        kernel.GLOBAL_SEATS = game.max_players
         kernel.GLOBAL_SLOTS_END = int(kernel.STATE_SIZE)
-        bound = bind_global_state(kernel.__name__, np.dtype(obs_dtype).type)
+        bound = bind_global_state(kernel.__name__, np.dtype(game.obs_dtype).type)
         kernel.GLOBAL_SLOTS, kernel.GLOBAL_SIZE, kernel.global_state = bound

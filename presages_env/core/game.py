@@ -322,7 +322,7 @@ class Game:
         bind_options(cls)
         bind_parts(cls)
         if cls.__dict__.get("kernel") is not None:
-            complete_kernel(cls.__dict__["kernel"], cls.max_players, cls.obs_dtype)
+            complete_kernel(cls.__dict__["kernel"], cls)
             dtype = getattr(cls, "state_dtype", None)
             if dtype not in STATE_DTYPES:
                 raise TypeError(

@@ -83,7 +83,7 @@ def test_with_four_faces_the_four_is_wild_and_no_bid_names_a_higher_face():
         ("DICE (beyond", lambda s: s.__setitem__(k.DICE + 2, 0)),  # a third die at 2
         ("BIDS", lambda s: s.__setitem__(k.BIDS + 2 * k.MAX_FACES, 1)),  # 3 dice claimed of 2
         ("CALLED", lambda s: s.__setitem__(k.CALLED, 1)),  # a call before any bid
-        ("option faces", lambda s: s.__setitem__(k.OPT_FACES, 7)),
+        ("OPT_FACES", lambda s: s.__setitem__(k.OPT_FACES, 7)),
     ],
 )
 def test_a_state_no_play_reaches_is_refused_naming_its_slot(slot, corrupt):

@@ -12,7 +12,6 @@ from presages_env.core.header import HDR_CURRENT, HDR_NUM_PLAYERS, HDR_TERMINAL,
 from presages_env.core.results import SeatResult, counted, places_by
 from presages_env.core.validation import SEED_MAX, check_int
 from presages_env.games.president import kernel as k
-from presages_env.games.president import validate as v
 from presages_env.games.president.cards import (
     NUM_CARDS,
     NUM_RANKS,
@@ -22,6 +21,7 @@ from presages_env.games.president.cards import (
     SUITS,
 )
 from presages_env.games.president.options import (
+    MAX_MANCHES,
     REWARD_SCHEME_NAMES,
     PresidentOptions,
 )
@@ -256,7 +256,7 @@ def setup_manche(
     """
     n = num_players
     hands = [list(hand) for hand in hands]
-    manche = check_int(manche, "manche (manches already played)", 1, v.MAX_MANCHES - 1)
+    manche = check_int(manche, "manche (manches already played)", 1, MAX_MANCHES - 1)
     options.setdefault("num_manches", manche + 1)
     if not all(hands):
         raise ValueError("every player must be dealt at least one card")
