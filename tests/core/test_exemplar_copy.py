@@ -19,12 +19,12 @@ import presages_env
 from presages_env.games import kuhn_poker
 
 REPO = Path(presages_env.__file__).resolve().parents[1]
-# The suites parametrized over the registered games that say most about a new game.
+# The suites parametrized over the registered games that say most about a new game, besides
+# check_game's (tests/core/test_conformance.py runs those per game: the script below does).
 SUITES = (
     "tests/core/test_action_features.py",
     "tests/core/test_env_contract.py",
     "tests/core/test_decisions.py",
-    "tests/core/test_conformance.py",
 )
 # Step 1 of the guide: the class's own name, title and game id, no layout_version.
 RENAMES = (
