@@ -95,10 +95,10 @@ def option(
 
 
 def _is_int(value: Any) -> bool:
-    return isinstance(value, numbers.Integral) and not isinstance(value, (bool, np_bool()))
+    return isinstance(value, numbers.Integral) and not isinstance(value, (bool, _np_bool()))
 
 
-def np_bool() -> type:
+def _np_bool() -> type:
     """numpy's bool type (numpy is imported only when a value is checked)."""
     import numpy as np
 
@@ -107,11 +107,10 @@ def np_bool() -> type:
 
 def _same(value: Any, choice: Any) -> bool:
     """``value`` is ``choice`` as an option value: equal and of the same kind (1 is not True)."""
+    is_bool = isinstance(value, (bool, _np_bool()))
     if isinstance(choice, bool) or choice is None:
-        return isinstance(value, (bool, np_bool())) and bool(value) is choice or value is choice
-    return (
-        not isinstance(value, (bool, np_bool())) and type(value) is type(choice) and value == choice
-    )
+        return is_bool and bool(value) is choice or value is choice
+    return not is_bool and type(value) is type(choice) and value == choice
 
 
 def one_of(*values: Any) -> Draw:
