@@ -9,6 +9,8 @@ written in at build time instead of copied into the pages.
   gives every game's, each under a heading.
 - ``<!-- game-state-layout GAME -->``: the game's state slots after the header, with their
   offsets, sizes and meanings (``Game.state_layout``, declared in the game's layout).
+- ``<!-- game-obs-layout GAME -->``: the game's observation, piece by piece, the same way
+  (``Game.obs_layout``, the kernel's ``obs_slots``).
 
 Sphinx roles in docstrings (``:func:`make` ``, ``:class:`~x.Game` ``) read as plain code on
 the API pages. And a fence's second word, which tells the suite where a snippet runs (```` ```python
@@ -27,7 +29,9 @@ from presages_env.ui.game_info import summary_lines
 
 README = Path(__file__).resolve().parents[1] / "README.md"
 README_MARKER = re.compile(r"<!-- readme ([\w-]+) -->")
-GAME_MARKER = re.compile(r"<!-- (game-summary|game-options|game-state-layout) (\w+) -->")
+GAME_MARKER = re.compile(
+    r"<!-- (game-summary|game-options|game-state-layout|game-obs-layout) (\w+) -->"
+)
 DOCS_LINK = re.compile(r"\]\(docs/")
 FENCE_TAG = re.compile(r"^```python \w+$", re.M)
 ROLE = re.compile(r":(?:func|class|mod|meth|attr|data|exc|obj):<code>~?")
@@ -93,6 +97,14 @@ def game_state_layout(name: str) -> str:
     return layout.markdown()
 
 
+def game_obs_layout(name: str) -> str:
+    """A Markdown table of the observation pieces of ``name``."""
+    layout = presages_env.get_game(name).obs_layout
+    if layout is None:
+        raise ValueError(f"{name} declares no obs_layout to document")
+    return layout.markdown()
+
+
 def code(text: str) -> str:
     """Code in a table cell (a pipe in a code span is no column break)."""
     return f"`{text}`"
@@ -107,4 +119,5 @@ GENERATED = {
     "game-summary": game_summary,
     "game-options": game_options,
     "game-state-layout": game_state_layout,
+    "game-obs-layout": game_obs_layout,
 }

@@ -25,25 +25,26 @@ Everything else (PettingZoo env, vector env, agents, search) calls these, so a r
 never written twice. The Python side, a :class:`Game` subclass, says how big things are,
 validates options, writes them into a fresh state, and renders states for people.
 
-**The contract.** Everything about a game is declared on its :class:`Game` subclass, in
-``games/<game>/`` (nothing outside ``games/`` names a game), and checked when the class is
-defined, so an incomplete game fails at import with the missing part named. Besides the
-modules above (``kernel``, ``validator``, ``viewer``, ``event_texts``, ``card_texts``,
-``action_features``), a game declares explicitly:
+**The contract.** Everything about a game is declared on its :class:`Game` subclass or in
+its package ``games/<game>/`` (nothing outside ``games/`` names a game), and checked when the
+class is defined, so an incomplete game fails at import with the missing part named. Its
+parts (``kernel``, ``validator``, ``viewer``, ``event_texts``, ``card_texts``,
+``action_features``, ``heuristic``, ``world_sampler``, the state and observation layouts and
+the options) are found by name in its package (:mod:`presages_env.core.conventions`), with
+generic defaults for the optional ones (no heuristic, no world sampler, one-hot action
+features, events worded by kind, no card names); the plain ``reset``/``step`` and the
+``global_state`` kernels are bound there too. Its options are declared once, as
+``option_space`` (:mod:`presages_env.core.option_space`); their dataclass, checks and state
+slots follow (:mod:`presages_env.core.options`). The class itself declares:
 
-- ``heuristic``: its hand-written strategy module (``heuristic_actions(obs, masks,
-  actions)``, optionally ``heuristic_values``), or ``None`` for none;
-- ``world_sampler``: its kernel ``sample_world(state, player, seed, world)``, or ``None``
-  (then search and the no-leak checks cannot run on it);
 - ``ships_checkpoint``: whether ``presages_env/checkpoints/<name>.pt`` is shipped;
 - ``benchmarked``: whether the benchmarks and the results tables include it (``False`` for
-  the exemplar game, a template kept out of the games' comparisons);
+  the exemplar games, templates kept out of the games' comparisons);
 
 and overrides :meth:`Game.max_visible_events` and :meth:`Game.reward_bounds`. It may
 override :meth:`Game.max_game_length`, :meth:`Game.short_options` (options that keep random
 games short, for tests and fuzzers) and :meth:`Game.position_counts` (its position set-up's
-numbers, for the numbers fuzz). Its options' ranges are ``option_space``
-(:mod:`presages_env.core.option_space`). A game registers with one line in
+numbers, for the numbers fuzz). A game registers with one line in
 ``presages_env/games/__init__.py``, or from its own package through the entry point group
 ``presages_env.games``; :func:`presages_env.core.conformance.check_game` then checks it.
 
@@ -66,6 +67,7 @@ import numpy as np
 from presages_env.core import events as ev
 from presages_env.core.actions import check_action
 from presages_env.core.card_face import card_face
+from presages_env.core.conventions import bind_options, bind_parts, complete_kernel
 from presages_env.core.header import (
     GLOBAL_HEADER_SLOTS,
     HDR_CURRENT,
@@ -80,6 +82,12 @@ from presages_env.core.header import (
 )
 from presages_env.core.layout import SlotLayout
 from presages_env.core.option_space import Draw, describe_options
+from presages_env.core.options import (
+    check_option_values,
+    read_option_slots,
+    slot_name,
+    write_option_slots,
+)
 from presages_env.core.results import ResultWords, SeatResult, result_words, reward_summary
 from presages_env.core.seats import seat_badges
 from presages_env.core.validation import (
@@ -133,7 +141,8 @@ def _check_option_space(cls: type) -> None:
 
 
 def _check_card_texts(cls: type) -> None:
-    """Refuse a game without its card and rules wording (games/<game>/card_text.py)."""
+    """Refuse a game without its rules in words (``RULES_SUMMARY``, ``LEGEND``; a game with
+    cards also ``card_help``, ``card_summary`` and ``CARD_NAMES``)."""
     texts = cls.__dict__.get("card_texts")
     legend = getattr(texts, "LEGEND", None)
     if not (
@@ -145,8 +154,9 @@ def _check_card_texts(cls: type) -> None:
         and all(isinstance(pair, tuple) and len(pair) == 2 for pair in legend)
     ):
         raise TypeError(
-            f"{cls.__name__} needs a card_texts module with {', '.join(CARD_TEXT_NAMES)}: "
-            "the terminal and the replay page explain the game's cards and rules with it"
+            f"{cls.__name__} needs its words, RULES_SUMMARY and LEGEND (card_text.py or "
+            f"game.py; {', '.join(CARD_TEXT_NAMES[:3])} for a game with cards): the "
+            "terminal and the replay page explain the game's rules with them"
         )
 
 
@@ -168,14 +178,15 @@ def _check_action_features(cls: type) -> None:
         )
 
 
-# Declared by every game in its own class body (``None`` where it has none).
+# Declared by every game in its own class body, or (the first two) found by convention
+# (core/conventions.py: ``None`` where the game has none).
 DECLARED = ("heuristic", "world_sampler", "ships_checkpoint", "benchmarked")
 
 
 def _check_declarations(cls: type) -> None:
     """Refuse a game that leaves out a declaration everything outside ``games/`` reads from it
-    (the module docstring's contract): each is declared in the class itself, ``None`` where
-    the game has none, so that leaving one out is never silent."""
+    (the module docstring's contract): the flags in the class itself, the heuristic and the
+    world sampler found by convention or ``None``, so that leaving one out is never silent."""
     missing = [name for name in DECLARED if name not in cls.__dict__]
     if missing:
         raise TypeError(
@@ -244,10 +255,14 @@ class Game:
     # kernel's STATE_DTYPE). States of any other dtype are refused, never cast.
     state_dtype: ClassVar[type]
     # Bumped whenever the meaning of a slot changes: saved states of another layout are refused.
-    layout_version: ClassVar[int]
+    layout_version: ClassVar[int] = 1  # a new game's first layout
     # The game's state slots after the header, in order (core/layout.py): its docs page's
     # state layout table is generated from them. None for a game that declares none.
     state_layout: ClassVar[SlotLayout | None] = None
+    # The game's observation, piece by piece (the kernel's ``obs_slots``): named, shaped
+    # views (``obs_layout.view(obs, "MOVES")``), its bounds (each piece's ``high``) and the
+    # docs page's observation table follow from it. None for a game that declares none.
+    obs_layout: ClassVar[SlotLayout | None] = None
     # True for a game whose rules cut runaway games at a step cap of their own: it then
     # ends with HDR_TERMINAL = header.TRUNCATED (no winner, zero rewards), which the envs
     # report as a truncation.
@@ -302,7 +317,10 @@ class Game:
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
+        bind_options(cls)
+        bind_parts(cls)
         if cls.__dict__.get("kernel") is not None:
+            complete_kernel(cls.__dict__["kernel"], cls)
             dtype = getattr(cls, "state_dtype", None)
             if dtype not in STATE_DTYPES:
                 raise TypeError(
@@ -316,6 +334,9 @@ class Game:
             layout = cls.state_layout
             if layout is not None and layout.size != cls.__dict__["kernel"].STATE_SIZE:
                 raise TypeError(f"{cls.__name__}'s state_layout must end at its STATE_SIZE")
+            obs = cls.obs_layout
+            if obs is not None and obs.size != cls.__dict__["kernel"].OBS_SIZE:
+                raise TypeError(f"{cls.__name__}'s obs_layout must end at its OBS_SIZE")
             validator = cls.__dict__.get("validator")
             if validator is None or not callable(getattr(validator, "validate_state", None)):
                 raise TypeError(
@@ -351,10 +372,10 @@ class Game:
                     "(max_visible_events)"
                 )
             viewer = cls.__dict__.get("viewer")
-            if not all(callable(getattr(viewer, f, None)) for f in ("state_view", "seat_view")):
+            if not callable(getattr(viewer, "seat_view", None)):
                 raise TypeError(
-                    f"{cls.__name__} needs a viewer module with state_view(state) and "
-                    "seat_view(obs, seat, num_players) (core/view.py): renderers draw it"
+                    f"{cls.__name__} needs a viewer module with seat_view(obs, seat, "
+                    "num_players) (core/view.py), maybe state_view(state): renderers draw it"
                 )
             texts = cls.__dict__.get("event_texts")
             if not all(callable(getattr(texts, f, None)) for f in ("describe", "round_title")):
@@ -437,11 +458,21 @@ class Game:
         kernels made from checked ones (a replay's) and whose ``seat`` is checked, where
         validating every frame again would be most of the work."""
         if seat is None:
-            return self.viewer.state_view(state)
+            return self.referee_view(state)
         n = self.num_players_of(state)
         obs = np.zeros(self.obs_size(n), dtype=self.obs_dtype)
         self.kernel.observe(state, np.int64(seat), obs)
         return self.viewer.seat_view(obs, seat, n)
+
+    def referee_view(self, state: np.ndarray) -> TableView:
+        """Every hand: the viewer's ``state_view`` where it writes one, else seat 0's view
+        with each seat's own player as that seat sees itself (a game whose seats each see
+        their own hand needs no more)."""
+        if hasattr(self.viewer, "state_view"):
+            return self.viewer.state_view(state)
+        views = [self.unchecked_view(state, p) for p in range(self.num_players_of(state))]
+        players = [view.players[p] for p, view in enumerate(views)]
+        return dataclasses.replace(views[0], players=players, seat=None)
 
     # ---- events and information states (core/events.py, docs/research.md) -----------------
     def max_visible_events(self, num_players: int, options: Any) -> int:
@@ -525,8 +556,12 @@ class Game:
         return self.kernel.OBS_SIZE
 
     def obs_high(self, num_players: int) -> np.ndarray:
-        """Upper bound of each observation entry (lower bound is 0 unless overridden)."""
-        return np.full(self.obs_size(num_players), np.iinfo(self.obs_dtype).max)
+        """Upper bound of each observation entry (lower bound is 0 unless overridden): each
+        piece's ``high`` in :attr:`obs_layout`, the dtype's largest value elsewhere."""
+        top = np.iinfo(self.obs_dtype).max
+        if self.obs_layout is not None:
+            return self.obs_layout.highs(top)
+        return np.full(self.obs_size(num_players), top)
 
     def obs_low(self, num_players: int) -> np.ndarray:
         return np.zeros(self.obs_size(num_players), dtype=np.int64)
@@ -590,15 +625,36 @@ class Game:
         return opts
 
     def validate_options(self, num_players: int, options: Any) -> None:
-        """Raise ``ValueError`` for option values this game cannot play with."""
+        """Raise ``ValueError`` (``TypeError`` for a value of the wrong kind) for option values
+        this game cannot play with: by default each outside its range in :attr:`option_space`
+        (core/options.py); a game with rules across options adds them after this check."""
+        check_option_values(self.option_space, num_players, options)
+
+    def option_slots(self) -> tuple[int, ...] | None:
+        """Each option's ``OPT_<NAME>`` slot in :attr:`state_layout`, in the space's order
+        (core/options.py ``add_option_slots``); None for a game that stores its options
+        otherwise (it then writes ``write_options`` and ``read_options``)."""
+        layout = self.state_layout
+        names = {slot.name: slot for slot in layout.slots} if layout is not None else {}
+        slots = [names.get(slot_name(key)) for key in self.option_space]
+        if not slots or not all(slot is not None and slot.size == 1 for slot in slots):
+            return None
+        return tuple(slot.offset for slot in slots)
+
+    def _option_slots(self) -> tuple[int, ...]:
+        slots = self.option_slots()
+        if slots is None:
+            raise NotImplementedError(f"{self.name} has no OPT_ slot per option: it writes them")
+        return slots
 
     def write_options(self, state: np.ndarray, options: Any) -> None:
-        """Store the options in the game's part of ``state`` (kernels read them there)."""
-        raise NotImplementedError
+        """Store the options in the game's part of ``state`` (kernels read them there): by
+        default each in its ``OPT_<NAME>`` slot (core/options.py)."""
+        write_option_slots(state, self._option_slots(), self.option_space, options)
 
     def read_options(self, state: np.ndarray) -> Any:
         """Inverse of :meth:`write_options`."""
-        raise NotImplementedError
+        return read_option_slots(state, self._option_slots(), self.option_space, self.Options)
 
     def blank_state(self, num_players: int, options: Any) -> np.ndarray:
         """A state with header and options written, ready for ``reset``."""
@@ -644,8 +700,10 @@ class Game:
         return [{} for _ in range(self.num_players_of(state))]
 
     def action_label(self, state: np.ndarray, action: int) -> str:
-        """Human name of ``action`` at the decision ``state`` is waiting for."""
-        return str(action)
+        """Human name of ``action`` at the decision ``state`` is waiting for: by default the
+        kernel's ``ACTION_NAMES[action]`` where it names its actions, else the number."""
+        names = getattr(self.kernel, "ACTION_NAMES", None)
+        return str(names[action]) if names is not None else str(action)
 
     def action_label_for(self, state: np.ndarray, action: int, seat: int) -> str:
         """What ``seat`` may know of ``action`` chosen at ``state``: its :meth:`action_label`
@@ -681,5 +739,6 @@ class Game:
         return np.zeros(obs.shape[0], dtype=np.int64)
 
     def render(self, state: np.ndarray) -> str:
-        """A text picture of the whole state (for people, not agents: it shows all hands)."""
-        raise NotImplementedError
+        """A text picture of the whole state (for people, not agents: it shows all hands):
+        by default the title and the referee's :meth:`view` as text."""
+        return f"{self.title}\n{self.referee_view(state).text()}"

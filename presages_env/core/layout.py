@@ -29,6 +29,7 @@ class Slot(NamedTuple):
     offset: int
     shape: tuple[int, ...]
     meaning: str
+    high: int | None = None  # the largest value it holds, where declared (observations)
 
     @property
     def size(self) -> int:
@@ -43,18 +44,45 @@ class SlotLayout:
         self.size = start  # the next free offset: the layout's end once every slot is added
         self.slots: list[Slot] = []
 
-    def add(self, name: str, shape: int | tuple[int, ...], meaning: str) -> int:
+    def add(
+        self, name: str, shape: int | tuple[int, ...], meaning: str, high: int | None = None
+    ) -> int:
         """Append the field ``name`` of ``shape`` (a size, or the dimensions of an array
-        stored row by row) and return its offset."""
+        stored row by row) and return its offset; ``high`` is the largest value each of its
+        entries holds (an observation's bounds follow from it)."""
         dims = tuple(map(operator.index, (shape,) if np.ndim(shape) == 0 else shape))
         if not dims or min(dims) < 1:
             raise ValueError(f"slot {name} needs positive dimensions, got {shape!r}")
         if any(slot.name == name for slot in self.slots):
             raise ValueError(f"slot {name} is declared twice")
         offset = self.size
-        self.slots.append(Slot(name, offset, dims, meaning))
+        self.slots.append(Slot(name, offset, dims, meaning, high))
         self.size += math.prod(dims)
         return offset
+
+    def __getitem__(self, name: str) -> Slot:
+        """The slot called ``name``."""
+        for slot in self.slots:
+            if slot.name == name:
+                return slot
+        raise KeyError(f"no slot {name!r}; slots: {[s.name for s in self.slots]}")
+
+    def view(self, array: np.ndarray, name: str) -> np.ndarray:
+        """Slot ``name`` of ``array`` (one state or observation, or a batch of them along
+        the first axes) as a view of its declared shape: ``obs_slots.view(obs, "MOVES")``
+        is ``[..., MAX_MOVES, 2]``, with no offset counted by hand."""
+        slot = self[name]
+        flat = array[..., slot.offset : slot.offset + slot.size]
+        return flat.reshape(*array.shape[:-1], *slot.shape)
+
+    def highs(self, default: int) -> np.ndarray:
+        """The largest value of each entry (``int64[size - start]``): each slot's ``high``,
+        ``default`` where a slot declares none."""
+        high = np.full(self.size - self.start, default, dtype=np.int64)
+        for slot in self.slots:
+            start = slot.offset - self.start
+            high[start : start + slot.size] = default if slot.high is None else slot.high
+        return high
 
     def markdown(self) -> str:
         """The layout as a Markdown table: slot, offset, size, meaning."""

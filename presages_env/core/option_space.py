@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import dataclasses
 import math
+import numbers
 import textwrap
 from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any, NamedTuple
@@ -51,6 +52,11 @@ class Draw:
     label: str = ""  # the option's name for people (option())
     description: str = ""  # what it does, in plain words (option())
     training_only: bool = False  # it changes rewards only, never play (option())
+    # Whether ``value`` is in the range at ``num_players`` (core/options.py validates by it).
+    accepts: Callable[[Any, int], bool] | None = None
+    default: Any = None  # the option's default (option()), where has_default
+    type: str = ""  # the option's type as written (``int``), derived where left out (option())
+    has_default: bool = False  # whether option() gave a default (None may be one)
 
     def int_range(self, num_players: int) -> tuple[int, int] | None:
         """``(low, high)`` of an int option at ``num_players``; None for any other."""
@@ -63,12 +69,48 @@ class Draw:
         return self.function(rng, num_players)
 
 
-def option(draw: Draw, label: str, description: str, *, training_only: bool = False) -> Draw:
+def option(
+    draw: Draw,
+    label: str,
+    description: str,
+    *,
+    training_only: bool = False,
+    default: Any = dataclasses.MISSING,
+    type: str = "",  # noqa: A002 (the field's name in OptionInfo)
+) -> Draw:
     """``draw`` as one option of a game's space: its ``label`` and ``description`` for
-    people, and whether it only shapes training (``training_only``: rewards, not play)."""
+    people, whether it only shapes training (``training_only``: rewards, not play), and its
+    ``default`` and ``type`` (written as in an annotation; derived from the range where left
+    out), from which :func:`presages_env.core.options.options_class` builds the game's
+    options dataclass."""
     return dataclasses.replace(
-        draw, label=label, description=description, training_only=training_only
+        draw,
+        label=label,
+        description=description,
+        training_only=training_only,
+        default=None if default is dataclasses.MISSING else default,
+        has_default=default is not dataclasses.MISSING,
+        type=type or draw.type,
     )
+
+
+def _is_int(value: Any) -> bool:
+    return isinstance(value, numbers.Integral) and not isinstance(value, (bool, _np_bool()))
+
+
+def _np_bool() -> type:
+    """numpy's bool type (numpy is imported only when a value is checked)."""
+    import numpy as np
+
+    return np.bool_
+
+
+def _same(value: Any, choice: Any) -> bool:
+    """``value`` is ``choice`` as an option value: equal and of the same kind (1 is not True)."""
+    is_bool = isinstance(value, (bool, _np_bool()))
+    if isinstance(choice, bool) or choice is None:
+        return is_bool and bool(value) is choice or value is choice
+    return not is_bool and type(value) is type(choice) and value == choice
 
 
 def one_of(*values: Any) -> Draw:
@@ -78,7 +120,19 @@ def one_of(*values: Any) -> Draw:
         return values[int(rng.integers(len(values)))]
 
     text = _alternatives([repr(value) for value in values])
-    return Draw(draw, text, none_ok=any(value is None for value in values), values=values)
+    kinds = {type(value) for value in values}
+    if kinds == {str}:
+        annotation = f"Literal[{', '.join(map(repr, values))}]"
+    else:
+        annotation = " | ".join(sorted({k.__name__ for k in kinds})).replace("NoneType", "None")
+    return Draw(
+        draw,
+        text,
+        none_ok=any(value is None for value in values),
+        values=values,
+        accepts=lambda value, n: any(_same(value, choice) for choice in values),
+        type=annotation,
+    )
 
 
 def integers(low: int, high: int | Callable[[int], int], *, high_text: str | None = None) -> Draw:
@@ -94,7 +148,12 @@ def integers(low: int, high: int | Callable[[int], int], *, high_text: str | Non
         offset = int(math.exp(rng.uniform(0.0, math.log(top - low + 2)))) - 1
         return low + min(offset, top - low)
 
-    return Draw(draw, f"{low} to {high if high_text is None else high_text}", ints=(low, high))
+    def accepts(value: Any, num_players: int) -> bool:
+        top = high(num_players) if callable(high) else high
+        return _is_int(value) and low <= value <= top
+
+    text = f"{low} to {high if high_text is None else high_text}"
+    return Draw(draw, text, ints=(low, high), accepts=accepts, type="int")
 
 
 def either(*draws: Draw) -> Draw:
@@ -107,7 +166,13 @@ def either(*draws: Draw) -> Draw:
     only_none = all(each.ints is not None or each.values == (None,) for each in draws)
     ints = ranges[0] if len(ranges) == 1 and only_none else None
     none_ok = any(each.none_ok for each in draws)
-    return Draw(draw, _alternatives([each.text for each in draws]), ints=ints, none_ok=none_ok)
+
+    def accepts(value: Any, num_players: int) -> bool:
+        return any(each.accepts is not None and each.accepts(value, num_players) for each in draws)
+
+    text = _alternatives([each.text for each in draws])
+    annotation = " | ".join(each.type for each in draws)
+    return Draw(draw, text, ints=ints, none_ok=none_ok, accepts=accepts, type=annotation)
 
 
 def per_seat(each: Draw) -> Draw:
@@ -116,7 +181,15 @@ def per_seat(each: Draw) -> Draw:
     def draw(rng: np.random.Generator, num_players: int) -> tuple:
         return tuple(each(rng, num_players) for _ in range(num_players))
 
-    return Draw(draw, f"one per seat, each {each.text}")
+    def accepts(value: Any, num_players: int) -> bool:
+        return (
+            isinstance(value, (tuple, list))
+            and len(value) == num_players
+            and all(each.accepts(v, num_players) for v in value)
+        )
+
+    text = f"one per player, each {each.text}"
+    return Draw(draw, text, accepts=accepts, type="tuple[int, ...]")
 
 
 def distinct(count: int, low: int, high: int) -> Draw:
@@ -125,12 +198,28 @@ def distinct(count: int, low: int, high: int) -> Draw:
     def draw(rng: np.random.Generator, num_players: int) -> tuple[int, ...]:
         return tuple(int(x) + low for x in rng.choice(high - low + 1, count, replace=False))
 
-    return Draw(draw, f"{count} different ints from {low} to {high}")
+    def accepts(value: Any, num_players: int) -> bool:
+        return (
+            isinstance(value, (tuple, list))
+            and len(value) == count
+            and all(_is_int(v) and low <= v <= high for v in value)
+            and len(set(value)) == count
+        )
+
+    text = f"{count} different ints from {low} to {high}"
+    return Draw(draw, text, accepts=accepts, type=f"tuple[{', '.join(['int'] * count)}]")
 
 
-def mapped(draw: Draw, function: Callable[[Any], Any], text: str) -> Draw:
-    """``function`` of the value of ``draw`` (e.g. thousandths of an int), its range ``text``."""
-    return Draw(lambda rng, num_players: function(draw(rng, num_players)), text)
+def mapped(
+    draw: Draw,
+    function: Callable[[Any], Any],
+    text: str,
+    accepts: Callable[[Any, int], bool] | None = None,
+    type: str = "",  # noqa: A002 (the field's name in OptionInfo)
+) -> Draw:
+    """``function`` of the value of ``draw`` (e.g. thousandths of an int), its range ``text``
+    and ``accepts`` (whether a value is in it), its ``type`` as written."""
+    return Draw(lambda rng, n: function(draw(rng, n)), text, accepts=accepts, type=type)
 
 
 def _alternatives(texts: list[str]) -> str:

@@ -46,6 +46,7 @@ from presages_env.core.header import (
     WIDE_HIGH,
     WIDE_LOW,
 )
+from presages_env.core.options import allowed, decode_option, slot_name
 
 if TYPE_CHECKING:
     from presages_env.core.game import Game
@@ -194,6 +195,24 @@ def check_decision(game: Game, state: np.ndarray) -> None:
         )
 
 
+def check_option_slots(game: Game, state: np.ndarray) -> None:
+    """For a game whose options lie one per ``OPT_<NAME>`` slot (core/options.py): each slot
+    holds a value of its option's range at the state's player count, checked before the
+    game's ``validate_state``, which may then trust them; the first bad one is named."""
+    offsets = game.option_slots()
+    if offsets is None:
+        return
+    n = int(state[HDR_NUM_PLAYERS])
+    for offset, (name, draw) in zip(offsets, game.option_space.items(), strict=True):
+        stored = int(state[offset])
+        try:
+            value = decode_option(draw, stored)
+            if draw.accepts is not None and not draw.accepts(value, n):
+                raise ValueError(f"{name} must be {allowed(draw, n)}")
+        except ValueError as err:
+            raise InvalidStateError(slot_name(name), stored, str(err)) from None
+
+
 def check_same_options(game: Game, state: np.ndarray, options: Any) -> None:
     """``state`` carries exactly ``options`` (an env's): a state dealt with other options
     would make the env report the wrong ones and outgrow bounds sized from them (the
@@ -220,6 +239,7 @@ def checked_state(
     its ``num_players`` and ``options``: a state of another count or options is refused.
     """
     state = check_state_array(game, state, num_players)
+    check_option_slots(game, state)
     game.validate_state(state)
     check_decision(game, state)
     check_options(game, state)

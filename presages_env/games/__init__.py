@@ -25,6 +25,7 @@ from collections.abc import Iterator, MutableMapping
 from typing import TYPE_CHECKING
 
 from presages_env.core.option_space import OptionTable, describe_options
+from presages_env.core.options import options_class
 
 if TYPE_CHECKING:  # numba comes with it: a second of start-up
     from presages_env.core.game import Game
@@ -41,6 +42,7 @@ BUILT_IN_GAMES = {
     "president": "presages_env.games.president.game:PresidentGame",
     "aciliande": "presages_env.games.aciliande.game:AciliandeGame",
     "kuhn_poker": "presages_env.games.kuhn_poker.game:KuhnPokerGame",
+    "liars_dice": "presages_env.games.liars_dice.game:LiarsDiceGame",
 }
 _NAME = re.compile(r"[a-z][a-z0-9_]{0,39}")
 _TARGET = re.compile(r"[A-Za-z_][\w.]*:[A-Za-z_]\w*")
@@ -230,14 +232,19 @@ def benchmarked_games() -> list[str]:
 
 def game_options(name: str) -> OptionTable:
     """Every option of game ``name`` with its type, default, range and meaning, read from the
-    ``options.py`` beside its ``game.py`` alone: its rules (numba) are not loaded. A plug-in
-    without one (a module outside any package, say) is read from its ``Game`` class."""
+    ``options.py`` beside its ``game.py``, or its package's ``__init__.py``, alone: its rules
+    (numba) are not loaded. A plug-in without either is read from its ``Game`` class."""
     target = GAME_CLASSES[_known(name)]
     package = target.split(":")[0].rpartition(".")[0]
     with _loading(name, target):
-        if package and importlib.util.find_spec(f"{package}.options") is not None:
-            module = importlib.import_module(f"{package}.options")
-            return describe_options(module.Options, module.option_space)
+        for module_name in (f"{package}.options", package) if package else ():
+            if importlib.util.find_spec(module_name) is None:
+                continue
+            module = importlib.import_module(module_name)
+            if hasattr(module, "option_space"):
+                space = module.option_space
+                options = getattr(module, "Options", None) or options_class(name, space)
+                return describe_options(options, space)
     game = _game_class(name)
     if getattr(game, "Options", None) is None:  # a game without options
         return OptionTable()

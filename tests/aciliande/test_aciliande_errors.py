@@ -18,10 +18,10 @@ GAME = AciliandeGame()
 @pytest.mark.parametrize(
     ("num_players", "options", "message"),
     [
-        (4, {"goddesses": (2, 2, 17)}, "three different cards"),
-        (4, {"goddesses": (2, 3, 22)}, "three different cards"),
-        (4, {"goddesses": (2, 3)}, "three different cards"),
-        (4, {"lives": 0}, "lives must be an int from 1 to 99"),
+        (4, {"goddesses": (2, 2, 17)}, "3 different ints from 0 to 21"),
+        (4, {"goddesses": (2, 3, 22)}, "3 different ints from 0 to 21"),
+        (4, {"goddesses": (2, 3)}, "3 different ints from 0 to 21"),
+        (4, {"lives": 0}, "lives must be 1 to 99 or one per player"),
         (4, {"lives": (3, 3, 3)}, "one per player"),
         (4, {"lives": "3"}, "one per player"),
         (4, {"stake": 0}, "stake must be an int from 1"),

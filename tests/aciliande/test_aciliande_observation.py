@@ -1,7 +1,5 @@
 """What a seat observes: its own hand and the public facts, never other hands or the stock."""
 
-from pathlib import Path
-
 import numpy as np
 import pytest
 
@@ -123,15 +121,3 @@ def test_observation_stays_within_declared_bounds():
             for seat in range(int(state[HDR_NUM_PLAYERS])):
                 obs = observation(state, seat)
                 assert np.all(obs >= low) and np.all(obs <= high)
-
-
-def test_documented_observation_layout_matches_the_kernel():
-    docs = Path(__file__).resolve().parents[2] / "docs" / "aciliande.md"
-    table = docs.read_text(encoding="utf-8").split("## Observation")[1].split("\n## ")[0]
-    rows = [line.split("|")[1:3] for line in table.splitlines() if line.startswith("| ")]
-    documented = [(int(a), int(b)) for a, b in rows if a.strip().isdigit()]
-    starts = sorted(
-        value for name, value in vars(k).items() if name.startswith("OBS_") and name != "OBS_SIZE"
-    )
-    assert [start for start, _ in documented] == starts
-    assert sum(size for _, size in documented) == k.OBS_SIZE

@@ -140,13 +140,18 @@ def test_rng_shuffle_draws_like_rng_below():
     np.testing.assert_array_equal(state, twin)
 
 
+# The games whose first layout was the old int64 one (version 1): their compact one is 2.
+OLDER_THAN_THE_COMPACT_LAYOUT = ("presages", "president", "aciliande", "res_arcana", "kuhn_poker")
+
+
 # ---- each game's dtype ---------------------------------------------------------------------
 @pytest.mark.parametrize("name", GAMES)
 def test_every_game_declares_a_narrow_dtype_and_the_compact_layout(name):
     game = get_game(name)
     assert np.dtype(game.state_dtype).itemsize <= 2
     assert game.state_dtype == game.kernel.STATE_DTYPE
-    assert game.layout_version >= 2  # 2: the compact layout; later versions add meaning
+    # The games older than the compact layout are at 2 or later; a new game starts at 1.
+    assert game.layout_version >= (2 if game.name in OLDER_THAN_THE_COMPACT_LAYOUT else 1)
     state = game.new_state(game.default_players, 1)
     assert state.dtype == game.state_dtype
     vec = presages_env.make_vec(name, 4)
@@ -218,6 +223,8 @@ def test_any_rng_bytes_are_valid():
 @pytest.mark.parametrize("name", GAMES)
 def test_saves_of_the_int64_layout_are_refused_with_a_clear_message(name):
     game = get_game(name)
+    if name not in OLDER_THAN_THE_COMPACT_LAYOUT:
+        pytest.skip(f"{name} came after the int64 layout: no save of it has that layout")
     old = np.zeros(300, dtype="<i8")
     old[0], old[6] = game.default_players, game.game_id
     body = struct.pack("<4sHHHHI", b"PSGE", 2, game.game_id, 1, 8, old.size) + old.tobytes()

@@ -43,7 +43,8 @@ def test_every_page_is_in_the_navigation():
 @pytest.mark.parametrize("page", PAGES, ids=lambda p: p.relative_to(DOCS).as_posix())
 def test_every_generated_part_is_filled_in(page):
     text = load_hooks().on_page_markdown(page.read_text())
-    assert not re.search(r"<!-- (readme|game-summary|game-options|game-state-layout) ", text)
+    marker = r"<!-- (readme|game-summary|game-options|game-state-layout|game-obs-layout) "
+    assert not re.search(marker, text)
     assert "](docs/" not in text  # README links, made relative to the site
 
 
@@ -64,6 +65,18 @@ def test_each_game_page_shows_its_state_layout(name):
     assert slots
     for slot in slots:
         assert f"| `{slot.name}` | {slot.offset} | " in text
+
+
+@pytest.mark.parametrize("name", presages_env.list_games())
+def test_each_game_page_shows_its_observation_layout(name):
+    """The page's observation table is the one the kernels write (``obs_slots``), generated:
+    every piece at its offset, the pieces ending at the observation's size."""
+    text = load_hooks().on_page_markdown((DOCS / f"{name}.md").read_text())
+    game = presages_env.get_game(name)
+    pieces = game.obs_layout.slots
+    assert pieces[-1].offset + pieces[-1].size == game.obs_size(game.max_players)
+    for piece in pieces:
+        assert f"| `{piece.name}` | {piece.offset} | " in text
 
 
 def test_an_unknown_readme_section_fails_the_build():

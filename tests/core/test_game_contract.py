@@ -38,12 +38,22 @@ def test_a_complete_game_is_accepted():
     type("Complete", (Game,), complete_body())
 
 
-@pytest.mark.parametrize("name", DECLARED)
+@pytest.mark.parametrize("name", ["ships_checkpoint", "benchmarked"])
 def test_a_game_that_leaves_out_a_declaration_is_refused_at_definition(name):
     body = complete_body()
     del body[name]
     with pytest.raises(TypeError, match=name):
         type("Incomplete", (Game,), body)
+
+
+def test_a_game_that_leaves_out_its_heuristic_and_sampler_gets_them_by_convention():
+    """core/conventions.py: a kernel's ``sample_world`` is the game's; without a
+    ``heuristic_actions`` anywhere it looks, the game has no heuristic."""
+    body = complete_body()
+    del body["heuristic"], body["world_sampler"]
+    game = type("Found", (Game,), body)
+    president = presages_env.get_game("president")
+    assert game.heuristic is None and game.world_sampler is president.kernel.sample_world
 
 
 def test_a_game_may_declare_it_has_no_heuristic_world_sampler_or_checkpoint():

@@ -84,7 +84,7 @@ def test_each_draw_says_its_range_in_words():
     assert one_of(None).text == "None"
     sizes = integers(1, lambda n: 22 // n, high_text="22 // players")
     assert either(one_of(None), sizes).text == "None or 1 to 22 // players"
-    assert per_seat(integers(1, 5)).text == "one per seat, each 1 to 5"
+    assert per_seat(integers(1, 5)).text == "one per player, each 1 to 5"
     assert distinct(3, 0, 21).text == "3 different ints from 0 to 21"
     assert mapped(integers(0, 10), lambda x: x / 10, "0 to 1 by tenths").text == "0 to 1 by tenths"
 

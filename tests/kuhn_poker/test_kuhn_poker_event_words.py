@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from event_words import check_event_texts, check_no_unlearned_card, played_env
 
-from presages_env.games.kuhn_poker.cards import CARD_NAMES
+from presages_env.games.kuhn_poker.kernel import CARD_NAMES
 
 
 def cards_of(a: dict[str, int]) -> list[str]:

@@ -15,7 +15,7 @@ from extras import require
 import presages_env
 from presages_env.core.header import HDR_CURRENT, HDR_TERMINAL
 from presages_env.core.validation import InvalidStateError
-from presages_env.games.kuhn_poker import layout as lay
+from presages_env.games.kuhn_poker import kernel as lay
 
 GAME = presages_env.get_game("kuhn_poker")
 

@@ -19,7 +19,7 @@ import presages_env  # noqa: E402
 from presages_env.agents import Agent, HeuristicAgent  # noqa: E402
 from presages_env.agents.specs import make_agent  # noqa: E402
 from presages_env.core.header import HDR_CURRENT, HDR_TERMINAL  # noqa: E402
-from presages_env.games.kuhn_poker import layout as lay  # noqa: E402
+from presages_env.games.kuhn_poker import kernel as lay  # noqa: E402
 from presages_env.training.best_response import approximate_best_response  # noqa: E402
 
 pytestmark = pytest.mark.xdist_group("batched_ppo")

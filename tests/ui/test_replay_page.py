@@ -321,6 +321,8 @@ def test_cards_show_their_text_on_hover_and_click(name, tmp_path):
     from selenium.webdriver.common.by import By
 
     game = presages_env.get_game(name)
+    if not game.card_texts.CARD_NAMES:
+        pytest.skip(f"{name} names no card: no card has a text")
     rec = sample_record(name)
     middle = len(rec.actions) // 2
     driver = browser()
@@ -359,6 +361,8 @@ def test_cards_show_their_text_on_hover_and_click(name, tmp_path):
 @pytest.mark.parametrize("name", presages_env.list_games())
 def test_a_seat_page_explains_only_cards_that_seat_saw(name):
     """(Where cards stay hidden from each seat, its folder's test says so.)"""
+    if not presages_env.get_game(name).card_texts.CARD_NAMES:
+        pytest.skip(f"{name} names no card: none to explain")
     referee, seats = cards_explained_to_each_seat(random_record(name, 2))
     assert referee and all(seats), "no card explained"
 

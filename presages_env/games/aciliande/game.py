@@ -23,10 +23,8 @@ from presages_env.core.header import HDR_CURRENT, HDR_NUM_PLAYERS, HDR_TERMINAL,
 from presages_env.core.results import SeatResult, counted, places_by
 from presages_env.core.state_io import apply_actions
 from presages_env.core.validation import SEED_MAX
-from presages_env.games.aciliande import action_features, card_text, event_text, heuristic, view
+from presages_env.games.aciliande import card_text
 from presages_env.games.aciliande import kernel as k
-from presages_env.games.aciliande import options as aciliande_options
-from presages_env.games.aciliande import validate as v
 from presages_env.games.aciliande.cards import NUM_CARDS, ROMAN_NUMERALS, card_name
 from presages_env.games.aciliande.options import (
     MAX_LIVES,
@@ -57,16 +55,8 @@ DECLARATIONS = ("", "take", "leave")
 
 
 def _lives_per_seat(lives: Any, num_players: int) -> list[int]:
-    """The starting lives of each seat, validated."""
-    per_seat = [lives] * num_players if _is_int(lives) else lives
-    if not isinstance(per_seat, (tuple, list)) or len(per_seat) != num_players:
-        raise ValueError(
-            f"lives must be an int or a sequence of {num_players} ints (one per player), "
-            f"got {lives!r}"
-        )
-    if not all(_is_int(x) and 1 <= x <= MAX_LIVES for x in per_seat):
-        raise ValueError(f"each player's lives must be an int from 1 to {MAX_LIVES}, got {lives!r}")
-    return [int(x) for x in per_seat]
+    """The starting lives of each seat (``lives`` is already checked: one or one per seat)."""
+    return [int(x) for x in ([lives] * num_players if np.ndim(lives) == 0 else lives)]
 
 
 class AciliandeGame(Game):
@@ -77,21 +67,10 @@ class AciliandeGame(Game):
     max_players = 7
     default_players = 4
     obs_dtype = np.int16
-    Options = AciliandeOptions
-    option_space = aciliande_options.option_space
     state_dtype = k.STATE_DTYPE
     layout_version = 2
     # random rollouts misjudge bids over a whole game: search loses to the heuristic with them
     search_rollouts = "heuristic"
-    kernel = k
-    state_layout = k.slots
-    validator = v
-    viewer = view
-    event_texts = event_text
-    card_texts = card_text
-    action_features = action_features
-    heuristic = heuristic
-    world_sampler = k.sample_world
     compile_seconds = 170  # a first run's compile (docs/speed.md)
     ships_checkpoint = True
     benchmarked = True
@@ -153,32 +132,10 @@ class AciliandeGame(Game):
         return sum(lives) * per_manche + 3 * n + 1
 
     def validate_options(self, num_players: int, options: AciliandeOptions) -> None:
-        goddesses = options.goddesses
-        if (
-            not isinstance(goddesses, (tuple, list))
-            or len(goddesses) != k.NUM_GODDESSES
-            or not all(_is_int(c) and 0 <= c < NUM_CARDS for c in goddesses)
-            or len(set(goddesses)) != k.NUM_GODDESSES
-        ):
-            raise ValueError(f"goddesses must be three different cards 0..21, got {goddesses!r}")
-        _lives_per_seat(options.lives, num_players)
-        if not _is_int(options.stake) or not 1 <= options.stake <= MAX_STAKE:
-            raise ValueError(f"stake must be an int from 1 to {MAX_STAKE}, got {options.stake!r}")
-        largest = NUM_CARDS // num_players
-        size = options.fixed_hand_size
-        if size is not None and (not _is_int(size) or not 1 <= size <= largest):
-            raise ValueError(
-                f"fixed_hand_size must be None (the dealer chooses) or an int from 1 to "
-                f"{largest} for {num_players} players, got {size!r}"
-            )
-        if not isinstance(options.teams, (bool, np.bool_)):
-            raise ValueError(f"teams must be True or False, got {options.teams!r}")
+        """Each option in its range (core/options.py), and the team variant at 4 or 6."""
+        super().validate_options(num_players, options)
         if options.teams and num_players not in (4, 6):
             raise ValueError(f"the team variant needs 4 or 6 players, got {num_players}")
-        if options.duel_tiebreak not in TIEBREAKS:
-            raise ValueError(
-                f"duel_tiebreak must be one of {sorted(TIEBREAKS)}, got {options.duel_tiebreak!r}"
-            )
 
     def write_options(self, state: np.ndarray, options: AciliandeOptions) -> None:
         n = int(state[HDR_NUM_PLAYERS])

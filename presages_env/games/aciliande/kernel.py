@@ -21,6 +21,7 @@ from presages_env.core.header import (
     clear_mask,
     count_step,
 )
+from presages_env.core.layout import SlotLayout
 from presages_env.core.rng import begin_game, rng_below, rng_shuffle
 from presages_env.games.aciliande import beliefs as beliefs_module
 from presages_env.games.aciliande import cards as cards_module
@@ -581,29 +582,34 @@ reset, step = plain_kernels(sys.modules[__name__])
 # ---- observation --------------------------------------------------------------------------
 # Seats are relative to the observer: slot k describes seat (observer + k) % n. A "seat+1"
 # entry is 0 for nobody. Blocks in order (n = players):
-OBS_NODE = 0  # [5] one-hot decision node
-OBS_CURRENT = OBS_NODE + NUM_NODES  # [7] one-hot seat to act (relative), none once over
-OBS_DEALER = OBS_CURRENT + MAX_PLAYERS  # [7] one-hot dealer (relative)
-OBS_HAND = OBS_DEALER + MAX_PLAYERS  # [22] 1 for each card in the observer's hand
-OBS_GODDESS = OBS_HAND + NUM_CARDS  # [22] 1 for the three Goddess cards (a public rule)
-OBS_PLAYED_BY = OBS_GODDESS + NUM_CARDS  # [22] relative seat+1 that played the card
-OBS_PLAYED_IN = OBS_PLAYED_BY + NUM_CARDS  # [22] trick+1 the card was played in
-OBS_TRICK_CARDS = OBS_PLAYED_IN + NUM_CARDS  # [7] current trick: card+1 in play order
-OBS_TRICK_SEATS = OBS_TRICK_CARDS + MAX_PLAYERS  # [7] current trick: relative seat+1
-OBS_TRICK_DECL = OBS_TRICK_SEATS + MAX_PLAYERS  # [1] current trick's declaration
-OBS_PAST_WINNER = OBS_TRICK_DECL + 1  # [11] relative seat+1 of each completed trick's winner
-OBS_PAST_DECL = OBS_PAST_WINNER + MAX_TRICKS  # [11] declaration of each completed trick
-OBS_BIDS = OBS_PAST_DECL + MAX_TRICKS  # [7] bid+1 (0 before bidding / out of the manche)
-OBS_TRICKS = OBS_BIDS + MAX_PLAYERS  # [7] tricks won this manche
-OBS_LIVES = OBS_TRICKS + MAX_PLAYERS  # [7] life cards left
-OBS_ELIMINATED = OBS_LIVES + MAX_PLAYERS  # [7] 1 once eliminated
-OBS_HAND_SIZE = OBS_ELIMINATED + MAX_PLAYERS  # [1] hand size (0 while the dealer chooses)
-OBS_TRICK_INDEX = OBS_HAND_SIZE + 1  # [1] tricks completed this manche
-OBS_DUEL = OBS_TRICK_INDEX + 1  # [1] 1 during the duel
-OBS_FACE_UP = OBS_DUEL + 1  # [1] Goddesses face up in the duel
-OBS_POT = OBS_FACE_UP + 1  # [1] coins in the pot
-OBS_TEAMS = OBS_POT + 1  # [1] 1 in the team variant
-OBS_SIZE = OBS_TEAMS + 1
+obs_slots = SlotLayout()  # its table in docs/aciliande.md is generated from it
+OBS_NODE = obs_slots.add("NODE", NUM_NODES, "one-hot decision node")
+OBS_CURRENT = obs_slots.add(
+    "CURRENT", MAX_PLAYERS, "one-hot seat to act (relative), none once over"
+)
+OBS_DEALER = obs_slots.add("DEALER", MAX_PLAYERS, "one-hot dealer (relative)")
+OBS_HAND = obs_slots.add("HAND", NUM_CARDS, "1 for each card in the observer's hand")
+OBS_GODDESS = obs_slots.add("GODDESS", NUM_CARDS, "1 for the three Goddess cards (a public rule)")
+OBS_PLAYED_BY = obs_slots.add("PLAYED_BY", NUM_CARDS, "relative seat+1 that played the card")
+OBS_PLAYED_IN = obs_slots.add("PLAYED_IN", NUM_CARDS, "trick+1 the card was played in")
+OBS_TRICK_CARDS = obs_slots.add("TRICK_CARDS", MAX_PLAYERS, "current trick: card+1 in play order")
+OBS_TRICK_SEATS = obs_slots.add("TRICK_SEATS", MAX_PLAYERS, "current trick: relative seat+1")
+OBS_TRICK_DECL = obs_slots.add("TRICK_DECL", 1, "current trick's declaration")
+OBS_PAST_WINNER = obs_slots.add(
+    "PAST_WINNER", MAX_TRICKS, "relative seat+1 of each completed trick's winner"
+)
+OBS_PAST_DECL = obs_slots.add("PAST_DECL", MAX_TRICKS, "declaration of each completed trick")
+OBS_BIDS = obs_slots.add("BIDS", MAX_PLAYERS, "bid+1 (0 before bidding / out of the manche)")
+OBS_TRICKS = obs_slots.add("TRICKS", MAX_PLAYERS, "tricks won this manche")
+OBS_LIVES = obs_slots.add("LIVES", MAX_PLAYERS, "life cards left")
+OBS_ELIMINATED = obs_slots.add("ELIMINATED", MAX_PLAYERS, "1 once eliminated")
+OBS_HAND_SIZE = obs_slots.add("HAND_SIZE", 1, "hand size (0 while the dealer chooses)")
+OBS_TRICK_INDEX = obs_slots.add("TRICK_INDEX", 1, "tricks completed this manche")
+OBS_DUEL = obs_slots.add("DUEL", 1, "1 during the duel")
+OBS_FACE_UP = obs_slots.add("FACE_UP", 1, "Goddesses face up in the duel")
+OBS_POT = obs_slots.add("POT", 1, "coins in the pot")
+OBS_TEAMS = obs_slots.add("TEAMS", 1, "1 in the team variant")
+OBS_SIZE = obs_slots.size
 
 
 @nb.njit(cache=True)

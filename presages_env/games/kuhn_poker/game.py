@@ -1,81 +1,135 @@
-"""Kuhn poker: options, sizes, labels and rendering around the rules kernel."""
+"""Kuhn poker around its kernel: validation, views, words and the ``Game`` (core/game.py).
+
+The Game finds everything here and in ``kernel.py`` by name (core/conventions.py); its
+options, and their dataclass, slots and checks, follow from the package's ``option_space``.
+"""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 import numpy as np
 
-from presages_env.core.events import seat_name
+from presages_env.core.decisions import seat_relation
+from presages_env.core.events import Event, seat_name
 from presages_env.core.game import Game, RewardBounds
-from presages_env.core.header import HDR_CURRENT, HDR_NUM_PLAYERS, HDR_TERMINAL
+from presages_env.core.header import HDR_CURRENT, HDR_NUM_PLAYERS, step_of
 from presages_env.core.results import SeatResult, counted, places_by
-from presages_env.games.kuhn_poker import action_features, card_text, event_text, heuristic, view
+from presages_env.core.validation import SlotReader
+from presages_env.core.view import PlayerView, TableView
 from presages_env.games.kuhn_poker import kernel as k
-from presages_env.games.kuhn_poker import layout as lay
-from presages_env.games.kuhn_poker import options as kuhn_options
-from presages_env.games.kuhn_poker import validate as v
-from presages_env.games.kuhn_poker.cards import CARD_NAMES
-from presages_env.games.kuhn_poker.options import KuhnPokerOptions
+
+
+def validate_state(state: np.ndarray) -> None:
+    """Accept only what the rules reach: the deck a deal of the ``n + 1`` cards, the moves a
+    play from it, the seat to act and the step counter the ones those moves give."""
+    r = SlotReader(state)
+    n = r[HDR_NUM_PLAYERS]
+    deck = r.many("DECK", k.DECK, n + 1, 0, n)
+    r.require(sorted(deck) == list(range(n + 1)), "DECK", deck, "must deal each card once")
+    r.many("DECK (beyond the cards in play)", k.DECK + n + 1, k.MAX_CARDS - n - 1, -1, -1)
+    played = r.one("NUM_MOVES", k.NUM_MOVES, 0, 2 * n - 1)
+    moves = r.many("MOVES", k.MOVES, played, k.MOVE_PASS, k.MOVE_BET)
+    r.many("MOVES (not yet made)", k.MOVES + played, k.MAX_MOVES - played, -1, -1)
+    current, prefix = 0, state.copy()
+    for i, move in enumerate(moves):  # the kernel's own rule says who acts after each move
+        r.require(current >= 0, f"MOVES[{i}]", move, "the hand was over before this move")
+        prefix[k.NUM_MOVES] = i + 1
+        current = int(k.seat_to_act(prefix))
+    r.require(r[HDR_CURRENT] == current, "HDR_CURRENT", r[HDR_CURRENT], f"the moves give {current}")
+    step = step_of(state)
+    r.require(step == played, "HDR_STEP", step, f"one step per move: NUM_MOVES = {played}")
+
+
+DECISION_FIELDS = ("moves made", "the bettor (seat relative to the decider)")
+
+
+def decision_signature(state: np.ndarray) -> tuple[int, ...]:
+    """The pending decision (core/decisions.py): how far the hand is, who bet."""
+    s = state.tolist()
+    moves = s[k.MOVES : k.MOVES + max(0, min(s[k.NUM_MOVES], k.MAX_MOVES))]
+    bettor = moves.index(k.MOVE_BET) if k.MOVE_BET in moves else -1
+    return (s[k.NUM_MOVES], seat_relation(bettor, s[HDR_CURRENT]))
+
+
+def move_words(obs: np.ndarray) -> list[str]:
+    """Each move so far in words: check, bet, call or fold."""
+    words, facing = [], False
+    for passed, bet in k.obs_slots.view(obs, "MOVES"):
+        if passed or bet:
+            words.append(("call" if facing else "bet") if bet else ("fold" if facing else "check"))
+            facing |= bool(bet)
+    return words
+
+
+def seat_view(obs: np.ndarray, seat: int, n: int) -> TableView:
+    """What ``seat`` sees: its card and every move (move i is seat ``i % n``'s)."""
+    words = move_words(obs)
+    over = len(words) == (words.index("bet") + n if "bet" in words else n)
+    to_act = -1 if over else len(words) % n
+    card = k.CARD_NAMES[int(np.argmax(k.obs_slots.view(obs, "CARD")))]
+    players = [
+        PlayerView(seat_name(p), [card] if p == seat else None, 1, words[p::n]) for p in range(n)
+    ]
+    status = [f"moves: {' '.join(words) or '-'}", "hand over" if over else f"to act: P{to_act + 1}"]
+    return TableView(players, [], status, to_act, seat)
+
+
+EVENT_TEXTS = {  # each event kind's words (core/conventions.py fills in seats and cards)
+    "antes": "every player antes 1: {pot} chips in the pot",
+    "dealt": "{player} was dealt the {card}",
+    "check": "{actor} checks",
+    "bet": "{actor} bets {chips}",
+    "fold": "{actor} folds",
+    "call": "{actor} calls {chips}",
+    "showdown": "{winner} wins the pot of {pot} with the {card}",
+}
+
+
+def round_title(event: Event) -> str | None:
+    """A game is one hand, one round: the antes open it."""
+    return "Round 1" if event.kind == "antes" else None
+
+
+CARD_NAMES = k.CARD_NAMES  # card_help, card_summary: their place (core/conventions.py)
+LEGEND = (
+    ("J Q K A", "the cards, weakest to strongest; two players play J Q K, three J Q K A"),
+    ("pot", "the chips put in: every seat's ante of 1, plus each bet and call"),
+    ("P1, P2", "the players by seat, counted from 1; P1 acts first"),
+)
+RULES_SUMMARY = (
+    "Kuhn poker: 2 or 3 players, one card each from the n + 1 lowest of J Q K A; every "
+    "player antes 1 chip.\nIn turn from P1, each player checks or bets (the bet option, 1 "
+    "chip by default). Once someone bets, each other player answers once, in turn: call (put "
+    "the bet in) or fold.\nWhen everyone checked, or everyone answered the bet, the highest "
+    "card among the players who did not fold takes the pot."
+)
 
 
 class KuhnPokerGame(Game):
     name = "kuhn_poker"
     title = "Kuhn poker"
     game_id = 5
-    min_players = 2
-    max_players = 3
-    default_players = 2
-    Options = KuhnPokerOptions
-    option_space = kuhn_options.option_space
-    state_dtype = lay.STATE_DTYPE
+    min_players, max_players, default_players = 2, 3, 2
+    state_dtype = k.STATE_DTYPE
     layout_version = 2
-    kernel = k
-    state_layout = lay.slots
-    validator = v
-    viewer = view
-    event_texts = event_text
-    card_texts = card_text
-    action_features = action_features
-    heuristic = heuristic
-    world_sampler = k.sample_world
     compile_seconds = 30  # a first run's compile (docs/speed.md)
     ships_checkpoint = False  # the exemplar: no trained policy, no row in the results tables
     benchmarked = False  # nor in the benchmarks: a template, not a game to compare
 
-    def reward_bounds(self, num_players: int, options: KuhnPokerOptions) -> RewardBounds:
+    def reward_bounds(self, num_players: int, options: Any) -> RewardBounds:
         """A seat loses at most its ante and a bet, and wins at most everyone else's."""
         stake = 1.0 + options.bet
         return RewardBounds(-stake, (num_players - 1) * stake, zero_sum=True)
 
-    def max_game_length(self, num_players: int, options: KuhnPokerOptions) -> int:
+    def max_game_length(self, num_players: int, options: Any) -> int:
         """Every seat but the last checks, the last bets, and everyone else answers."""
         return 2 * num_players - 1
 
-    def max_visible_events(self, num_players: int, options: KuhnPokerOptions) -> int:
+    def max_visible_events(self, num_players: int, options: Any) -> int:
         """The antes, the seat's card, every move (at most 2n - 1) and the showdown."""
         return 2 + (2 * num_players - 1) + 1
-
-    def obs_high(self, num_players: int) -> np.ndarray:
-        return np.ones(lay.OBS_SIZE, dtype=np.int64)  # every entry is a flag
-
-    def write_options(self, state: np.ndarray, options: KuhnPokerOptions) -> None:
-        state[lay.OPT_BET] = options.bet
-
-    def read_options(self, state: np.ndarray) -> KuhnPokerOptions:
-        return KuhnPokerOptions(int(state[lay.OPT_BET]))
-
-    def validate_options(self, num_players: int, options: KuhnPokerOptions) -> None:
-        bet = options.bet
-        if (
-            isinstance(bet, bool)
-            or not isinstance(bet, int)
-            or not 1 <= bet <= kuhn_options.MAX_BET
-        ):
-            raise ValueError(f"bet must be an int from 1 to {kuhn_options.MAX_BET}, got {bet!r}")
-
-    def action_label(self, state: np.ndarray, action: int) -> str:
-        return lay.ACTION_NAMES[action]
 
     def result_summary(self, state: np.ndarray, totals: Sequence[float]) -> list[SeatResult]:
         """Chips won or lost; the winner of the pot first."""
@@ -84,21 +138,3 @@ class KuhnPokerGame(Game):
             SeatResult(p, places[p], f"{'+' if total > 0 else ''}{counted(int(total), 'chip')}")
             for p, total in enumerate(totals)
         ]
-
-    def render(self, state: np.ndarray) -> str:
-        n = int(state[HDR_NUM_PLAYERS])
-        cards = " ".join(
-            f"{seat_name(p)}: {CARD_NAMES[int(state[lay.DECK + p])]}" for p in range(n)
-        )
-        words = view.move_words(self._observation(state))
-        lines = [f"Kuhn poker — {cards}", f"  moves: {' '.join(words) or '-'}"]
-        if state[HDR_TERMINAL]:
-            lines.append(f"  hand over: {seat_name(int(k.winner(state)))} takes the pot")
-        else:
-            lines.append(f"  to act: {seat_name(int(state[HDR_CURRENT]))}")
-        return "\n".join(lines)
-
-    def _observation(self, state: np.ndarray) -> np.ndarray:
-        obs = np.zeros(lay.OBS_SIZE, dtype=self.obs_dtype)
-        k.observe(state, np.int64(0), obs)
-        return obs

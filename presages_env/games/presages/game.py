@@ -26,11 +26,10 @@ from presages_env.core.header import (
 from presages_env.core.results import SeatResult, counted, places_by
 from presages_env.core.state_io import apply_actions
 from presages_env.core.validation import SEED_MAX, check_int
-from presages_env.games.presages import action_features, event_text, heuristic, view
 from presages_env.games.presages import card_text as card_words
 from presages_env.games.presages import kernel as k
-from presages_env.games.presages import options as presages_options
 from presages_env.games.presages import validate as v
+from presages_env.games.presages import view
 from presages_env.games.presages.cards import LAST_ABSOLUTE, NUM_CARDS
 from presages_env.games.presages.event_text import DIRECTION_NAMES, card_text, logged_text
 from presages_env.games.presages.options import PresagesOptions
@@ -147,19 +146,8 @@ class PresagesGame(Game):
     max_players = 6
     default_players = 4
     obs_dtype = np.int8
-    Options = PresagesOptions
-    option_space = presages_options.option_space
     state_dtype = k.STATE_DTYPE
     layout_version = 3
-    kernel = k
-    state_layout = k.slots
-    validator = v
-    viewer = view
-    event_texts = event_text
-    card_texts = card_words
-    action_features = action_features
-    heuristic = heuristic
-    world_sampler = k.sample_world
     compile_seconds = 230  # a first run's compile (docs/speed.md)
     ships_checkpoint = True
     benchmarked = True
@@ -187,19 +175,6 @@ class PresagesGame(Game):
 
     def decision_kind(self, obs: np.ndarray) -> np.ndarray:
         return _NODE_KINDS[np.clip(obs[:, k.OBS_NODE], 0, k.NODE_GAME_OVER)]
-
-    def validate_options(self, num_players: int, options: PresagesOptions) -> None:
-        for name in _FLAG_SLOTS:
-            value = getattr(options, name)
-            if not isinstance(value, (bool, np.bool_)):
-                raise TypeError(f"option {name} must be a bool, got {value!r}")
-        reward = options.round_reward
-        if isinstance(reward, bool) or not isinstance(reward, (int, float, np.number)):
-            raise TypeError(f"option round_reward must be a number, got {reward!r}")
-        if not 0.0 <= reward <= 1.0 or abs(reward * 1000 - round(reward * 1000)) > 1e-9:
-            raise ValueError(
-                f"option round_reward must be within [0, 1] in steps of 0.001, got {reward!r}"
-            )
 
     def write_options(self, state: np.ndarray, options: PresagesOptions) -> None:
         for name, slot in _FLAG_SLOTS.items():

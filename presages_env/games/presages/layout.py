@@ -307,39 +307,51 @@ LAST_DISCARD_LIST = slots.add(
 DECK = slots.add("DECK", NUM_CARDS, "scratch for shuffling")
 STATE_SIZE = slots.size
 
-# ---- observation layout (int8; documented in docs/presages.md) -------------------------
-OBS_ME = 0
-OBS_NUM_PLAYERS = 1
-OBS_ROUND = 2
-OBS_BOUT = 3
-OBS_NODE = 4
-OBS_CURRENT = 5
-OBS_BOUT_STARTER = 6
-OBS_LAW_DIR = 7
-OBS_BLOCKED = 8
-OBS_TAKEN = 9
-OBS_VICTIM = 10
-OBS_DREAM_PLAYER = 11
-OBS_SECRET_HOLDER = 12
-OBS_SECRET_MODE = 13
-OBS_SECRET_PARTNER = 14
-OBS_ABS_ACTOR = 15
-OBS_ABS_TARGET = 16
-OBS_ABS_MY_GIVEN = 17
-OBS_LUCK_HOLDER = 18
-OBS_LAST_BOUT_WINNER = 19
-OBS_NEXT_STARTER = 20
-OBS_LAST_ROUND_WINNER = 21
-OBS_WINNING_TEAM = 22
-OBS_EFFECT = 23
-OBS_HAND_COUNTS = 24
-OBS_TEAMS = OBS_HAND_COUNTS + MAX_SEATS
-OBS_START_ABSOLU = OBS_TEAMS + MAX_SEATS
-OBS_FRONT = OBS_START_ABSOLU + MAX_SEATS
-OBS_ROUNDS_WON = OBS_FRONT + MAX_SEATS
-OBS_ABS_PAIRS = OBS_ROUNDS_WON + MAX_TEAMS
-OBS_SECRET_PAIRS = OBS_ABS_PAIRS + MAX_SEATS * MAX_SEATS
-OBS_PLANES = OBS_SECRET_PAIRS + MAX_SEATS * MAX_SEATS
+# ---- observation layout (int8; its table in docs/presages.md is generated from it) ----
+obs_slots = SlotLayout()
+OBS_ME = obs_slots.add("ME", 1, "observer's seat + 1")
+OBS_NUM_PLAYERS = obs_slots.add("NUM_PLAYERS", 1, "number of players")
+OBS_ROUND = obs_slots.add("ROUND", 1, "round number (from 1)")
+OBS_BOUT = obs_slots.add("BOUT", 1, "bout number in the round (from 1)")
+OBS_NODE = obs_slots.add("NODE", 1, "decision node (0 PLACE ... 15 LUCK_DISCARD, 16 GAME_OVER)")
+OBS_CURRENT = obs_slots.add("CURRENT", 1, "seat to decide + 1")
+OBS_BOUT_STARTER = obs_slots.add("BOUT_STARTER", 1, "bout starter + 1")
+OBS_LAW_DIR = obs_slots.add(
+    "LAW_DIR", 1, "Law direction binding the current placement (0 none, 1 below, 2 above)"
+)
+OBS_BLOCKED = obs_slots.add("BLOCKED", 1, "card Wrath returned (the replacement must differ)")
+OBS_TAKEN = obs_slots.add("TAKEN", 1, "card Betrayal took (the gift must differ)")
+OBS_VICTIM = obs_slots.add("VICTIM", 1, "seat + 1 whose card Wrath returned / Betrayal took")
+OBS_DREAM_PLAYER = obs_slots.add("DREAM_PLAYER", 1, "Dream player + 1 the target must reply to")
+OBS_SECRET_HOLDER = obs_slots.add("SECRET_HOLDER", 1, "pending Secret: holder + 1")
+OBS_SECRET_MODE = obs_slots.add("SECRET_MODE", 1, "pending Secret: mode (1 show, 2 ask)")
+OBS_SECRET_PARTNER = obs_slots.add("SECRET_PARTNER", 1, "pending Secret: other party + 1")
+OBS_ABS_ACTOR = obs_slots.add("ABS_ACTOR", 1, "pending Absolu: actor + 1")
+OBS_ABS_TARGET = obs_slots.add("ABS_TARGET", 1, "pending Absolu: target + 1")
+OBS_ABS_MY_GIVEN = obs_slots.add(
+    "ABS_MY_GIVEN", 1, "the card the observer committed to a pending Absolu exchange (actor only)"
+)
+OBS_LUCK_HOLDER = obs_slots.add("LUCK_HOLDER", 1, "seat + 1 that must discard for Luck")
+OBS_LAST_BOUT_WINNER = obs_slots.add("LAST_BOUT_WINNER", 1, "last bout winner + 1 (this round)")
+OBS_NEXT_STARTER = obs_slots.add(
+    "NEXT_STARTER", 1, "next bout starter + 1 (decided at the last bout end)"
+)
+OBS_LAST_ROUND_WINNER = obs_slots.add("LAST_ROUND_WINNER", 1, "last round winner + 1")
+OBS_WINNING_TEAM = obs_slots.add("WINNING_TEAM", 1, "winning team + 1 (game over)")
+OBS_EFFECT = obs_slots.add("EFFECT", 1, "⚡ card whose choice is being made")
+OBS_HAND_COUNTS = obs_slots.add("HAND_COUNTS", MAX_SEATS, "hand size per seat")
+OBS_TEAMS = obs_slots.add("TEAMS", MAX_SEATS, "team + 1 per seat")
+OBS_START_ABSOLU = obs_slots.add(
+    "START_ABSOLU", MAX_SEATS, "Absolu dealt face up in round 1, per seat"
+)
+OBS_FRONT = obs_slots.add("FRONT", MAX_SEATS, "card in front of each seat")
+OBS_ROUNDS_WON = obs_slots.add("ROUNDS_WON", MAX_TEAMS, "laurels per team")
+OBS_ABS_PAIRS = obs_slots.add(
+    "ABS_PAIRS", (MAX_SEATS, MAX_SEATS), "Absolu exchanges this round, [actor, target]"
+)
+OBS_SECRET_PAIRS = obs_slots.add(
+    "SECRET_PAIRS", (MAX_SEATS, MAX_SEATS), "Secrets this round, [shower, viewer]"
+)
 # card planes, NUM_CARDS entries each (entry c-1 is about card c)
 PLANE_MY_HAND = 0
 PLANE_ZONE = 1  # 0 hidden (a hand or set aside), 1 in play, 2 discarded, 3 in the box
@@ -357,9 +369,18 @@ PLANE_SHOWN_TO = 12
 PLANE_ABS_RECV = 13
 PLANE_ABS_GAVE = 14
 NUM_PLANES = 15
-OBS_LOG = OBS_PLANES + NUM_PLANES * NUM_CARDS
-OBS_PREV_LOG = OBS_LOG + LOG_CAP * LOG_FIELDS
-OBS_SIZE = OBS_PREV_LOG + LOG_CAP * LOG_FIELDS
+OBS_PLANES = obs_slots.add(
+    "PLANES",
+    (NUM_PLANES, NUM_CARDS),
+    "card planes: entry c - 1 of plane p is about card c (PLANE_*)",
+)
+OBS_LOG = obs_slots.add(
+    "LOG", (LOG_CAP, LOG_FIELDS), "this bout's public events (kind, a, b, card) in order"
+)
+OBS_PREV_LOG = obs_slots.add(
+    "PREV_LOG", (LOG_CAP, LOG_FIELDS), "the previous bout's events (this round)"
+)
+OBS_SIZE = obs_slots.size
 
 ZONE_HIDDEN = 0
 ZONE_IN_PLAY = 1

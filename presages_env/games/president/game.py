@@ -11,10 +11,7 @@ from presages_env.core.game import Game, PositionCount, RewardBounds
 from presages_env.core.header import HDR_CURRENT, HDR_NUM_PLAYERS, HDR_TERMINAL, seed_of
 from presages_env.core.results import SeatResult, counted, places_by
 from presages_env.core.validation import SEED_MAX, check_int
-from presages_env.games.president import action_features, card_text, event_text, heuristic, view
 from presages_env.games.president import kernel as k
-from presages_env.games.president import options as president_options
-from presages_env.games.president import validate as v
 from presages_env.games.president.cards import (
     NUM_CARDS,
     NUM_RANKS,
@@ -24,7 +21,6 @@ from presages_env.games.president.cards import (
     SUITS,
 )
 from presages_env.games.president.options import (
-    MAX_MANCHES,
     REWARD_SCHEME_NAMES,
     PresidentOptions,
 )
@@ -42,19 +38,8 @@ class PresidentGame(Game):
     min_players = 3
     max_players = 6
     default_players = 4
-    Options = PresidentOptions
-    option_space = president_options.option_space
     state_dtype = k.STATE_DTYPE
     layout_version = 3
-    kernel = k
-    state_layout = k.slots
-    validator = v
-    viewer = view
-    event_texts = event_text
-    card_texts = card_text
-    action_features = action_features
-    heuristic = heuristic
-    world_sampler = k.sample_world
     compile_seconds = 75  # a first run's compile (docs/speed.md)
     ships_checkpoint = True
     benchmarked = True
@@ -109,30 +94,6 @@ class PresidentGame(Game):
         high[k.OBS_SCORE : k.OBS_SCORE + k.MAX_PLAYERS] = 120
         high[k.OBS_MANCHES_LEFT] = 60
         return high
-
-    def validate_options(self, num_players: int, options: PresidentOptions) -> None:
-        manches = options.num_manches
-        if (
-            isinstance(manches, bool)
-            or not isinstance(manches, (int, np.integer))
-            or not (1 <= manches <= MAX_MANCHES)
-        ):
-            raise ValueError(
-                f"num_manches must be an int from 1 to {MAX_MANCHES}, got {options.num_manches!r}"
-            )
-        if options.reward_scheme not in REWARD_SCHEMES:
-            raise ValueError(
-                f"reward_scheme must be one of {sorted(REWARD_SCHEMES)}, "
-                f"got {options.reward_scheme!r}"
-            )
-
-    def write_options(self, state: np.ndarray, options: PresidentOptions) -> None:
-        state[k.OPT_NUM_MANCHES] = options.num_manches
-        state[k.OPT_REWARD_SCHEME] = REWARD_SCHEMES[options.reward_scheme]
-
-    def read_options(self, state: np.ndarray) -> PresidentOptions:
-        scheme = {v: name for name, v in REWARD_SCHEMES.items()}[int(state[k.OPT_REWARD_SCHEME])]
-        return PresidentOptions(int(state[k.OPT_NUM_MANCHES]), scheme)
 
     # ---- reading a state ---------------------------------------------------------------
     def info_key(self, state: np.ndarray) -> tuple[int, int]:

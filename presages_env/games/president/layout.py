@@ -18,7 +18,9 @@ import numpy as np
 
 from presages_env.core.header import HEADER_SIZE
 from presages_env.core.layout import SlotLayout
+from presages_env.core.options import add_option_slots
 from presages_env.games.president.cards import NUM_CARDS, NUM_RANKS, SUITS
+from presages_env.games.president.options import option_space
 
 STATE_DTYPE = np.int8
 MAX_PLAYERS = 6
@@ -32,10 +34,8 @@ PHASE_PLAY = 0
 PHASE_GIVE_BACK = 1
 
 slots = SlotLayout(start=HEADER_SIZE)
-OPT_NUM_MANCHES = slots.add("OPT_NUM_MANCHES", 1, "option: manches in the match")
-OPT_REWARD_SCHEME = slots.add(
-    "OPT_REWARD_SCHEME", 1, "option: 0 places, 1 match, 2 points (see REWARD_*)"
-)
+# one slot per option, derived from the option space (reward_scheme: its index, REWARD_*)
+OPT_NUM_MANCHES, OPT_REWARD_SCHEME = add_option_slots(slots, option_space)
 HAND = slots.add(
     "HAND", (MAX_PLAYERS, NUM_RANKS), "cards held by player p of each rank (3 = rank 0 ... 2 = 12)"
 )
@@ -84,23 +84,36 @@ NUM_ACTIONS = 1 + NUM_RANKS * MAX_SET
 
 # Observation, seen from the observer: "slot" k is the k-th player clockwise from the
 # observer in the current seating (slot 0 is the observer). Documented in docs/president.md.
-OBS_HAND = 0
-OBS_GONE = OBS_HAND + NUM_RANKS
-OBS_HAND_SIZE = OBS_GONE + NUM_RANKS
-OBS_IN_PLAY = OBS_HAND_SIZE + MAX_PLAYERS
-OBS_PASSED = OBS_IN_PLAY + MAX_PLAYERS
-OBS_PLACE = OBS_PASSED + MAX_PLAYERS
-OBS_LAST_PLACE = OBS_PLACE + MAX_PLAYERS
-OBS_SCORE = OBS_LAST_PLACE + MAX_PLAYERS
-OBS_TOP_RANK = OBS_SCORE + MAX_PLAYERS
-OBS_TOP_COUNT = OBS_TOP_RANK + NUM_RANKS
-OBS_TOP_PLAYER = OBS_TOP_COUNT + MAX_SET
-OBS_PHASE = OBS_TOP_PLAYER + MAX_PLAYERS
-OBS_RECEIVED = OBS_PHASE + 2
-OBS_GIVEN = OBS_RECEIVED + NUM_RANKS
-OBS_MY_TURN = OBS_GIVEN + NUM_RANKS
-OBS_MANCHES_LEFT = OBS_MY_TURN + 1
-OBS_SIZE = OBS_MANCHES_LEFT + 1
+obs_slots = SlotLayout()  # its table in docs/president.md is generated from it
+OBS_HAND = obs_slots.add("HAND", NUM_RANKS, "own hand: cards per rank")
+OBS_GONE = obs_slots.add("GONE", NUM_RANKS, "cards of each rank played this manche")
+OBS_HAND_SIZE = obs_slots.add("HAND_SIZE", MAX_PLAYERS, "hand size per slot")
+OBS_IN_PLAY = obs_slots.add("IN_PLAY", MAX_PLAYERS, "slot still holds cards")
+OBS_PASSED = obs_slots.add("PASSED", MAX_PLAYERS, "slot passed since the last play")
+OBS_PLACE = obs_slots.add(
+    "PLACE", MAX_PLAYERS, "finishing place this manche + 1 per slot (0 = still in)"
+)
+OBS_LAST_PLACE = obs_slots.add(
+    "LAST_PLACE", MAX_PLAYERS, "place in the previous manche + 1 per slot (0 = none)"
+)
+OBS_SCORE = obs_slots.add("SCORE", MAX_PLAYERS, "seed points per slot")
+OBS_TOP_RANK = obs_slots.add(
+    "TOP_RANK", NUM_RANKS, "rank to beat, one-hot (all 0: the current player leads)"
+)
+OBS_TOP_COUNT = obs_slots.add("TOP_COUNT", MAX_SET, "number of cards to beat, one-hot")
+OBS_TOP_PLAYER = obs_slots.add("TOP_PLAYER", MAX_PLAYERS, "slot that made the play to beat")
+OBS_PHASE = obs_slots.add(
+    "PHASE", 2, "phase one-hot: play, give-back (both 0 once the match is over)"
+)
+OBS_RECEIVED = obs_slots.add(
+    "RECEIVED", NUM_RANKS, "exchange: rank the Président received (seen by the two parties)"
+)
+OBS_GIVEN = obs_slots.add(
+    "GIVEN", NUM_RANKS, "exchange: rank the Président gave back (seen by the two parties)"
+)
+OBS_MY_TURN = obs_slots.add("MY_TURN", 1, "it is the observer's turn")
+OBS_MANCHES_LEFT = obs_slots.add("MANCHES_LEFT", 1, "manches left, this one included")
+OBS_SIZE = obs_slots.size
 
 
 # Events (core/events.py): kind -> (name, argument names). The exchanged ranks are seen by

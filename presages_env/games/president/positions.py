@@ -11,8 +11,8 @@ import numpy as np
 from presages_env.core.header import HDR_CURRENT, HDR_NUM_PLAYERS
 from presages_env.core.validation import check_int
 from presages_env.games.president import kernel as k
-from presages_env.games.president import validate as v
 from presages_env.games.president.cards import NUM_CARDS, NUM_RANKS, RANK_NAMES, SUITS
+from presages_env.games.president.options import MAX_MANCHES
 
 
 def setup_position(
@@ -79,7 +79,7 @@ def setup_manche(
     """
     n = num_players
     hands = [list(hand) for hand in hands]
-    manche = check_int(manche, "manche (manches already played)", 1, v.MAX_MANCHES - 1)
+    manche = check_int(manche, "manche (manches already played)", 1, MAX_MANCHES - 1)
     options.setdefault("num_manches", manche + 1)
     if not all(hands):
         raise ValueError("every player must be dealt at least one card")

@@ -41,7 +41,6 @@ from presages_env.core.header import HDR_CURRENT, HDR_NUM_PLAYERS, HDR_TERMINAL
 from presages_env.core.validation import SlotReader
 from presages_env.games.president import kernel as k
 from presages_env.games.president.cards import NUM_CARDS, NUM_RANKS, SUITS
-from presages_env.games.president.options import MAX_MANCHES
 
 POINTS_PER_MANCHE = 3  # 2 for the Président, 1 for the Vice-président
 NO_ONE = -1
@@ -83,8 +82,7 @@ class _PresidentCheck:
     def ranges(self) -> None:
         """Each slot alone, so that no later check indexes with an unchecked value."""
         r, n = self.r, self.n
-        self.num_manches = r.one("OPT_NUM_MANCHES", k.OPT_NUM_MANCHES, 1, MAX_MANCHES)
-        r.one_of("OPT_REWARD_SCHEME", k.OPT_REWARD_SCHEME, [0, 1, 2])
+        self.num_manches = r[k.OPT_NUM_MANCHES]  # the options are checked before (core)
         self.hands = [
             r.many(f"HAND[{p}]", k.HAND + p * NUM_RANKS, NUM_RANKS, 0, SUITS) for p in range(n)
         ]

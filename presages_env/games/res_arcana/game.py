@@ -23,12 +23,9 @@ from presages_env.core.header import HDR_NUM_PLAYERS, TRUNCATED
 from presages_env.core.results import SeatResult, counted, places_by
 from presages_env.core.state_io import apply_actions
 from presages_env.core.validation import SEED_MAX
-from presages_env.games.res_arcana import action_features, card_text, event_text, heuristic, view
 from presages_env.games.res_arcana import cards as cd
 from presages_env.games.res_arcana import kernel as k
 from presages_env.games.res_arcana import layout as lay
-from presages_env.games.res_arcana import options as res_arcana_options
-from presages_env.games.res_arcana import validate as v
 from presages_env.games.res_arcana.event_kinds import max_episode_events
 from presages_env.games.res_arcana.labels import (
     CLAIM_MONUMENT_TOP,
@@ -54,7 +51,7 @@ from presages_env.games.res_arcana.labels import (
     power,
     seat_action,
 )
-from presages_env.games.res_arcana.options import PLACE_FACES, ResArcanaOptions
+from presages_env.games.res_arcana.options import ResArcanaOptions
 from presages_env.games.res_arcana.positions import setup_position
 from presages_env.games.res_arcana.queries import (
     NODE_NAMES,
@@ -148,23 +145,12 @@ class ResArcanaGame(Game):
     max_players = 4
     default_players = 4
     obs_dtype = np.int8
-    Options = ResArcanaOptions
-    option_space = res_arcana_options.option_space
     truncates_itself = True
     state_dtype = k.STATE_DTYPE
     layout_version = 3
     # 200 simulations won 92.5% of 100 games against the heuristic with heuristic rollouts,
     # 63.0% with random ones (2 players, docs/agents.md)
     search_rollouts = "heuristic"
-    kernel = k
-    state_layout = lay.slots
-    validator = v
-    viewer = view
-    event_texts = event_text
-    card_texts = card_text
-    action_features = action_features
-    heuristic = heuristic
-    world_sampler = k.sample_world
     compile_seconds = 410  # a first run's compile (docs/speed.md)
     ships_checkpoint = True
     benchmarked = True
@@ -206,32 +192,6 @@ class ResArcanaGame(Game):
         ``event_kinds._bounds`` from the card table). With the default ``step_cap`` of 5000:
         367,648 events for 2 players, 296,398 for 4."""
         return max_episode_events(num_players, int(options.step_cap))
-
-    def validate_options(self, num_players: int, options: ResArcanaOptions) -> None:
-        if options.places_of_power not in PLACE_FACES:
-            raise ValueError(
-                f"option places_of_power must be one of {PLACE_FACES}, "
-                f"got {options.places_of_power!r}"
-            )
-        if not isinstance(options.starter_sets, (bool, np.bool_)):
-            raise TypeError(f"option starter_sets must be a bool, got {options.starter_sets!r}")
-        cap = options.step_cap
-        if isinstance(cap, bool) or not isinstance(cap, (int, np.integer)):
-            raise TypeError(f"option step_cap must be an int, got {cap!r}")
-        if not 1 <= cap <= lay.MAX_STEP_CAP:
-            raise ValueError(f"option step_cap must be in [1, {lay.MAX_STEP_CAP}], got {cap}")
-
-    def write_options(self, state: np.ndarray, options: ResArcanaOptions) -> None:
-        state[lay.OPT_PLACE_FACES] = PLACE_FACES.index(options.places_of_power)
-        state[lay.OPT_STARTER_SETS] = int(bool(options.starter_sets))
-        state[lay.OPT_STEP_CAP] = int(options.step_cap)
-
-    def read_options(self, state: np.ndarray) -> ResArcanaOptions:
-        return ResArcanaOptions(
-            places_of_power=PLACE_FACES[int(state[lay.OPT_PLACE_FACES])],
-            starter_sets=bool(state[lay.OPT_STARTER_SETS]),
-            step_cap=int(state[lay.OPT_STEP_CAP]),
-        )
 
     def obs_high(self, num_players: int) -> np.ndarray:
         """Upper bound of every observation entry (the lower bound is 0)."""

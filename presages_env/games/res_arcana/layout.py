@@ -18,6 +18,7 @@ import numpy as np
 
 from presages_env.core.header import HEADER_SIZE
 from presages_env.core.layout import SlotLayout
+from presages_env.core.options import add_option_slots
 from presages_env.games.res_arcana.cards import (
     NUM_ARTIFACTS,
     NUM_COMPONENTS,
@@ -29,7 +30,11 @@ from presages_env.games.res_arcana.cards import (
 )
 
 # declared with the other options, in a module that loads no kernel (help(presages_env.make))
-from presages_env.games.res_arcana.options import DEFAULT_STEP_CAP, MAX_STEP_CAP  # noqa: F401
+from presages_env.games.res_arcana.options import (  # noqa: F401
+    DEFAULT_STEP_CAP,
+    MAX_STEP_CAP,
+    option_space,
+)
 
 MAX_PLAYERS = 4
 DECK_CAP = NUM_ARTIFACTS
@@ -144,13 +149,8 @@ GAIN_OR_GOLD = 2  # discarding a card: 1 Gold, or 2 non-Gold essences one by one
 
 # ---- state offsets -----------------------------------------------------------------------
 slots = SlotLayout(start=HEADER_SIZE)
-OPT_PLACE_FACES = slots.add(
-    "OPT_PLACE_FACES", 1, "option: 0 sun faces, 1 moon faces, 2 a random face per tile"
-)
-OPT_STARTER_SETS = slots.add(
-    "OPT_STARTER_SETS", 1, "option: 1 = first-game starter sets (mage and hand preset)"
-)
-OPT_STEP_CAP = slots.add("OPT_STEP_CAP", 1, "option: decisions after which the game is truncated")
+# one slot per option, derived from the option space (places_of_power: its index, sun first)
+OPT_PLACE_FACES, OPT_STARTER_SETS, OPT_STEP_CAP = add_option_slots(slots, option_space)
 GAME_START = slots.size  # first slot rewritten by reset
 PHASE = slots.add("PHASE", 1, "PHASE_*: setup (mages, items), collect, actions, game over")
 NODE = slots.add("NODE", 1, "NODE_*: the pending decision; the deciding seat is HDR_CURRENT")
@@ -275,21 +275,31 @@ A_ORDER = A_LOOK_MONUMENTS + 1  # order k of the looked-at cards (6 permutations
 NUM_ORDERS = 6
 NUM_ACTIONS = A_ORDER + NUM_ORDERS
 
-# ---- observation (int8; documented in docs/res_arcana.md) -----------------------------------
-OBS_ME = 0
-OBS_NUM_PLAYERS = 1
-OBS_PHASE = 2
-OBS_NODE = 3
-OBS_CURRENT = 4
-OBS_FIRST_PLAYER = 5
-OBS_TURN_PLAYER = 6
-OBS_ROUND = 7
-OBS_TOKEN_TAKEN = 8
-OBS_MON_DECK_SIZE = 9
-OBS_MON_TOP = 10  # 3: known monument deck top, top first (cid - 57; 0 unknown)
-OBS_MY_TOP = OBS_MON_TOP + LOOK_DEPTH  # 3: known top of my deck, top first (cid + 1)
-OBS_MY_MAGE_PICK = OBS_MY_TOP + LOOK_DEPTH  # my hidden mage choice (cid - 39; 0 none)
-OBS_PENDING = OBS_MY_MAGE_PICK + 1
+# ---- observation (int8) -------------------------------------------------------------------
+obs_slots = SlotLayout()  # its table in docs/res_arcana.md is generated from it
+OBS_ME = obs_slots.add("ME", 1, "observer's seat + 1")
+OBS_NUM_PLAYERS = obs_slots.add("NUM_PLAYERS", 1, "number of players")
+OBS_PHASE = obs_slots.add(
+    "PHASE", 1, "phase (0 setup: mages, 1 setup: items, 2 collect, 3 actions, 4 over)"
+)
+OBS_NODE = obs_slots.add("NODE", 1, "decision node (NODE_*)")
+OBS_CURRENT = obs_slots.add("CURRENT", 1, "seat to decide + 1")
+OBS_FIRST_PLAYER = obs_slots.add("FIRST_PLAYER", 1, "first player + 1")
+OBS_TURN_PLAYER = obs_slots.add("TURN_PLAYER", 1, "seat whose turn it is + 1")
+OBS_ROUND = obs_slots.add("ROUND", 1, "round")
+OBS_TOKEN_TAKEN = obs_slots.add("TOKEN_TAKEN", 1, "the first-player token was taken this round")
+OBS_MON_DECK_SIZE = obs_slots.add("MON_DECK_SIZE", 1, "monument deck size")
+OBS_MON_TOP = obs_slots.add(
+    "MON_TOP",
+    LOOK_DEPTH,
+    "monument deck top as the observer knows it, top first (cid - 57; 0 unknown)",
+)
+OBS_MY_TOP = obs_slots.add(
+    "MY_TOP", LOOK_DEPTH, "the observer's own deck top as it knows it, top first (cid + 1)"
+)
+OBS_MY_MAGE_PICK = obs_slots.add(
+    "MY_MAGE_PICK", 1, "the observer's hidden mage pick (cid - 39; 0 none)"
+)
 # pending decision details, in this order
 PENDING_FIELDS = (
     "ACT_KIND",
@@ -333,7 +343,9 @@ PENDING_FIELDS = (
     "COL_K",
     "COL_STAGE",
 )
-OBS_SEATS = OBS_PENDING + len(PENDING_FIELDS)
+OBS_PENDING = obs_slots.add(
+    "PENDING", len(PENDING_FIELDS), "the decision under way, one entry per PENDING_FIELDS name"
+)
 # per seat (4 blocks)
 SEAT_PASSED = 0
 SEAT_POOL = 1  # 5
@@ -346,14 +358,24 @@ SEAT_MON_KNOWN = 11
 SEAT_MAGE_PICKED = 12
 SEAT_WINNER = 13
 SEAT_FIELDS = 14
-OBS_COMPONENTS = OBS_SEATS + MAX_PLAYERS * SEAT_FIELDS
+OBS_SEATS = obs_slots.add(
+    "SEATS",
+    (MAX_PLAYERS, SEAT_FIELDS),
+    "per seat: passed, pool E L C D G, VP, hand, deck and discard sizes, known tops, "
+    "mage picked, winner (SEAT_*)",
+)
 # component planes, NUM_COMPONENTS entries each (entry c is about component c)
 PLANE_ZONE = 0  # Z_* as the observer sees it
 PLANE_OWNER = 1  # seat + 1 (0: none or unknown)
 PLANE_TURNED = 2
 PLANE_STORED = 3  # 5 planes, one per essence
 NUM_PLANES = 8
-OBS_SIZE = OBS_COMPONENTS + NUM_PLANES * NUM_COMPONENTS
+OBS_COMPONENTS = obs_slots.add(
+    "COMPONENTS",
+    (NUM_PLANES, NUM_COMPONENTS),
+    "component planes, entry c about component c: zone (Z_*), owner + 1, turned, stored E L C D G",
+)
+OBS_SIZE = obs_slots.size
 
 # zones as observed
 Z_UNKNOWN = 0  # where the observer cannot see: a rival's hand or deck, or out of the game

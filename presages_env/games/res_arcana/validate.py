@@ -109,9 +109,7 @@ class _Check:
     # ---- ranges ----------------------------------------------------------------------------
     def ranges(self) -> None:
         r, n = self.r, self.n
-        r.one("OPT_PLACE_FACES", lay.OPT_PLACE_FACES, 0, 2)
-        self.starter = r.one("OPT_STARTER_SETS", lay.OPT_STARTER_SETS, 0, 1)
-        r.one("OPT_STEP_CAP", lay.OPT_STEP_CAP, 1, lay.MAX_STEP_CAP)
+        self.starter = r[lay.OPT_STARTER_SETS]  # the options are checked before (core)
         self.phase = r.one("PHASE", lay.PHASE, 0, lay.PHASE_OVER)
         self.node = r.one("NODE", lay.NODE, 0, lay.NUM_NODES - 1)
         r.one("ROUND", lay.ROUND, 1, MAX_ROUNDS)
