@@ -212,13 +212,15 @@ class EpisodeLog:
         self._start(state, dealt=False)
 
     def step(self, state: np.ndarray, action: int, rewards: np.ndarray) -> None:
-        """Apply the legal ``action`` to ``state`` in place, writing ``rewards``."""
+        """Apply the legal ``action`` (a plain ``int``: numba types it int64, as the kernels
+        are compiled, and takes it faster than an ``np.int64``) to ``state`` in place,
+        writing ``rewards``."""
         if self._eager:
-            self._kernel.step_logged(state, np.int64(action), rewards, self._log.buffer)
+            self._kernel.step_logged(state, action, rewards, self._log.buffer)
             self._log.collect()
             self._logged += 1
         else:
-            self._kernel.step(state, np.int64(action), rewards)
+            self._kernel.step(state, action, rewards)
         self.actions.append(action)
 
     @property
