@@ -30,8 +30,12 @@ from presages_env.core.header import HDR_CURRENT, HDR_TERMINAL, TRUNCATED, read_
 from presages_env.core.prefetch import prefetch_rows
 from presages_env.core.rng import choose_legal, derive_seed, rng_get, splitmix_next
 
-# The step loop asks for the lines of the game this many places ahead (core/prefetch.py).
+# The step loop asks for the lines of the game this many places ahead (core/prefetch.py),
+# for games whose state and observation rows span at least this many bytes: smaller ones
+# (President's, Aciliande's) stay in cache at any batch size measured, and the hints only
+# cost them time (docs/speed.md).
 PREFETCH_AHEAD = 2
+PREFETCH_MIN_BYTES = 1024
 
 # Names the templates use; bound per game by `specialise`.
 reset_logged = legal_mask = step_logged = observe = global_state = None
@@ -64,8 +68,10 @@ def _step_all(states, actions, obs, masks, rewards, current, done, truncated, ma
         a = actions[i]
         if a < -1 or a >= masks.shape[1] or (a >= 0 and masks[i, a] == 0):
             return i
+    row_bytes = states.shape[1] * states.itemsize + obs.shape[1] * obs.itemsize
+    prefetching = row_bytes >= PREFETCH_MIN_BYTES
     for i in nb.prange(states.shape[0]):
-        if i + PREFETCH_AHEAD < states.shape[0]:
+        if prefetching and i + PREFETCH_AHEAD < states.shape[0]:
             prefetch_rows(states, obs, i + PREFETCH_AHEAD)
         state = states[i]
         buffer = game_buffer(events, i)
