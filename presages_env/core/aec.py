@@ -24,6 +24,9 @@ ILLEGAL_ACTION_PENALTY = -1.0
 # What observe() returns as "observation": the game's summary of the present, or the seat's
 # information state (perfect recall: docs/research.md, "Information states").
 OBSERVATION_MODES = ("observation", "information_state")
+# The header's first slots, up to the seat to act and the end flag: read in one go after a
+# transition (one ``tolist`` costs less than two numpy scalar reads).
+_HEAD = max(HDR_CURRENT, HDR_TERMINAL) + 1
 
 
 class CardGameEnv(AECEnv):
@@ -116,11 +119,23 @@ class CardGameEnv(AECEnv):
         self._obs = np.zeros((n, game.obs_size(n)), dtype=game.obs_dtype)
         self._first_obs = self._obs.copy()
         self._history = np.zeros((n, obs_space.shape[0]), dtype=obs_space.dtype)
+        # what observe() hands out copies of: each seat's row of the observations or histories
+        self._obs_rows = list(self._obs)
+        self._seen_rows = list(
+            self._history if observation_mode == "information_state" else self._obs
+        )
+        # the state's seat to act and end flag as Python ints, read once per transition
+        self._current_seat = -1
+        self._terminal = 0
         # observations and the mask are recomputed only after the state changed: ``_version``
         # counts the changes (a Python int: cheaper than reading the header's step field)
         self._version = 0
         self._obs_version = [-1] * n
         self._step_rewards = np.zeros(n, dtype=np.float32)
+        # the bytes of the rewards ``self.rewards`` holds (None: unknown), and of no reward:
+        # most transitions pay nothing, and then the reward dicts need no rewrite
+        self._rewards_bytes: bytes | None = None
+        self._no_rewards_bytes = self._step_rewards.tobytes()
         self._seed_rng = np.random.default_rng()
         self._info_key: Any = None
 
@@ -160,6 +175,7 @@ class CardGameEnv(AECEnv):
             raise ValueError("the game is over and every agent has left; call reset()")
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
+            self._rewards_bytes = None  # it cleared the rewards to int 0
             return
         try:
             action = check_action(action, self._current_mask(), self._label)
@@ -174,7 +190,14 @@ class CardGameEnv(AECEnv):
 
     def last(self, observe: bool = True):
         self._require_reset("last()")
-        return super().last(observe)
+        agent = self.agent_selection  # PettingZoo's last(), without a second reset check
+        return (
+            self.observe(agent) if observe else None,
+            self._cumulative_rewards[agent],
+            self.terminations[agent],
+            self.truncations[agent],
+            self.infos[agent],
+        )
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         self._require_reset("observe()")
@@ -182,19 +205,15 @@ class CardGameEnv(AECEnv):
             raise ValueError(f"unknown agent {agent!r}; agents are {self.possible_agents}")
         i = self._index[agent]
         if self._obs_version[i] != self._version:
-            self.game.kernel.observe(self._state, i, self._obs[i])
+            self.game.kernel.observe(self._state, i, self._obs_rows[i])
             if self.observation_mode == "information_state":
                 records = ev.visible_to(self._episode.records, i)
                 ev.encode_history(i, self._first_obs[i], records, self._history[i])
             self._obs_version[i] = self._version
-        seen = self._history[i] if self.observation_mode == "information_state" else self._obs[i]
-        is_current = (
-            self._state[HDR_CURRENT] == i
-            and not self._state[HDR_TERMINAL]
-            and not self._ended_illegally
-        )
+        is_current = self._current_seat == i and not self._terminal and not self._ended_illegally
+        # copies: an observation kept by the caller must not change with later steps
         return {
-            "observation": seen.copy(),
+            "observation": self._seen_rows[i].copy(),
             "action_mask": (self._current_mask() if is_current else self._no_mask).copy(),
         }
 
@@ -329,11 +348,17 @@ class CardGameEnv(AECEnv):
             self._mask_version = self._version
         return self._mask
 
+    def _read_head(self) -> None:
+        head = self._state[:_HEAD].tolist()
+        self._current_seat, self._terminal = head[HDR_CURRENT], head[HDR_TERMINAL]
+
     def _start_episode(self) -> None:
+        self._read_head()
         self.agents = list(self.possible_agents)
         self.rewards = dict.fromkeys(self.agents, 0.0)
+        self._rewards_bytes = self._no_rewards_bytes
         self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
-        cut = self._state[HDR_TERMINAL] == TRUNCATED
+        cut = self._terminal == TRUNCATED
         self.terminations = dict.fromkeys(self.agents, self.game.is_over(self._state) and not cut)
         self.truncations = dict.fromkeys(self.agents, bool(cut))
         self._ended_illegally = False
@@ -356,7 +381,7 @@ class CardGameEnv(AECEnv):
             }
 
     def _select_next(self) -> None:
-        current = int(self._state[HDR_CURRENT])
+        current = self._current_seat
         self.agent_selection = self.possible_agents[current] if current >= 0 else self.agents[0]
 
     def _end_for_illegal_action(self, agent: str) -> None:
@@ -367,20 +392,25 @@ class CardGameEnv(AECEnv):
         self._cumulative_rewards[agent] = 0.0
         for i, a in enumerate(self.possible_agents):
             self.rewards[a] = float(self._step_rewards[i])
+        self._rewards_bytes = None
         self._accumulate_rewards()
         self.terminations = dict.fromkeys(self.agents, True)
         self.infos[agent] = dict(self.infos[agent], illegal_action=True)
         self.agent_selection = self.agents[0]
 
     def _after_transition(self, agent: str) -> None:
+        self._read_head()
         self._cumulative_rewards[agent] = 0.0
-        rewards = self._step_rewards.tolist()
-        for i, a in enumerate(self.possible_agents):
-            self.rewards[a] = rewards[i]
-        self._accumulate_rewards()
-        if self._state[HDR_TERMINAL] == TRUNCATED:  # the game's own step cap
+        paid = self._step_rewards.tobytes()
+        if paid != self._rewards_bytes:  # else self.rewards holds these rewards already
+            for a, reward in zip(self.possible_agents, self._step_rewards.tolist(), strict=True):
+                self.rewards[a] = reward
+            self._rewards_bytes = paid
+        if paid != self._no_rewards_bytes:  # adding zeros changes no sum
+            self._accumulate_rewards()
+        if self._terminal == TRUNCATED:  # the game's own step cap
             self.truncations = dict.fromkeys(self.agents, True)
-        elif self._state[HDR_TERMINAL]:
+        elif self._terminal:
             self.terminations = dict.fromkeys(self.agents, True)
         elif self.max_steps is not None and step_of(self._state) >= self.max_steps:
             self.truncations = dict.fromkeys(self.agents, True)

@@ -23,10 +23,19 @@ import types
 import numba as nb
 
 from presages_env.core import header as core_header
+from presages_env.core import prefetch as core_prefetch
 from presages_env.core import rng as core_rng
 from presages_env.core.events import game_buffer
 from presages_env.core.header import HDR_CURRENT, HDR_TERMINAL, TRUNCATED, read_step
+from presages_env.core.prefetch import prefetch_rows
 from presages_env.core.rng import choose_legal, derive_seed, rng_get, splitmix_next
+
+# The step loop asks for the lines of the game this many places ahead (core/prefetch.py),
+# for games whose state and observation rows span at least this many bytes: smaller ones
+# (President's, Aciliande's) stay in cache at any batch size measured, and the hints only
+# cost them time (docs/speed.md).
+PREFETCH_AHEAD = 2
+PREFETCH_MIN_BYTES = 1024
 
 # Names the templates use; bound per game by `specialise`.
 reset_logged = legal_mask = step_logged = observe = global_state = None
@@ -59,7 +68,11 @@ def _step_all(states, actions, obs, masks, rewards, current, done, truncated, ma
         a = actions[i]
         if a < -1 or a >= masks.shape[1] or (a >= 0 and masks[i, a] == 0):
             return i
+    row_bytes = states.shape[1] * states.itemsize + obs.shape[1] * obs.itemsize
+    prefetching = row_bytes >= PREFETCH_MIN_BYTES
     for i in nb.prange(states.shape[0]):
+        if prefetching and i + PREFETCH_AHEAD < states.shape[0]:
+            prefetch_rows(states, obs, i + PREFETCH_AHEAD)
         state = states[i]
         buffer = game_buffer(events, i)
         if actions[i] == -1:
@@ -153,7 +166,7 @@ def specialise(game) -> types.SimpleNamespace:
         "global_state": game.kernel.global_state,
     }
     # A kernel (or header, RNG) edit must invalidate the cache of the batched copy.
-    digest = source_digest(game.kernel, core_header, core_rng)
+    digest = source_digest(game.kernel, core_header, core_rng, core_prefetch)
     out = {}
     for template in (_reset_all, _step_all, _global_state_all):
         namespace = dict(template.__globals__, **kernels)

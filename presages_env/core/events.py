@@ -230,7 +230,9 @@ class Episode:
         self._start(state, dealt=False)
 
     def step(self, state: np.ndarray, action: int, rewards: np.ndarray) -> None:
-        """Apply the legal ``action`` to ``state`` in place, writing ``rewards``."""
+        """Apply the legal ``action`` (a plain ``int``: numba types it int64, as the kernels
+        are compiled, and takes it faster than an ``np.int64``) to ``state`` in place,
+        writing ``rewards``."""
         self._advance(state, action, rewards)
         if self._eager:
             self._log.collect()
@@ -270,9 +272,9 @@ class Episode:
 
     def _advance(self, state: np.ndarray, action: int, rewards: np.ndarray) -> None:
         if self._eager:
-            self._kernel.step_logged(state, np.int64(action), rewards, self._log.buffer)
+            self._kernel.step_logged(state, int(action), rewards, self._log.buffer)
         else:
-            self._kernel.step(state, np.int64(action), rewards)
+            self._kernel.step(state, int(action), rewards)
 
     def _start(self, state: np.ndarray, dealt: bool) -> None:
         self._log.collect()
