@@ -61,6 +61,7 @@ from presages_env.training.settings import (
     check_policy_size,
     check_rollout_memory,
     checked_settings,
+    config_of,
     learner_input_size,
     trainer_rules,
     write_config,
@@ -137,11 +138,7 @@ def game_config(game: str, **overrides: Any) -> BatchedPPOConfig:
     name = COMMON_RULES["game"](game, "game")  # a known game's name (resolved by the check)
     recorded = {**table.get("default", {}), **table.get(name, {})}
     settings = {**recorded, **overrides, "game": name}
-    fields = {f.name for f in dataclasses.fields(BatchedPPOConfig)}
-    unknown = sorted(set(settings) - fields)
-    if unknown:
-        raise ValueError(f"unknown settings {unknown}; the settings are {sorted(fields)}")
-    return BatchedPPOConfig(**settings)  # lists stay lists until check_config makes them tuples
+    return config_of(BatchedPPOConfig, settings)  # lists stay lists until checked_run
 
 
 def checked_run(config: BatchedPPOConfig) -> TrainingRun[BatchedPPOConfig]:

@@ -54,6 +54,7 @@ from presages_env.training.settings import (
     check_game_settings,
     check_rollout_memory,
     checked_settings,
+    config_of,
     trainer_rules,
     write_config,
 )
@@ -96,11 +97,7 @@ ROW_BYTES = 4 + 8
 
 def dmc_config(**settings: Any) -> DMCConfig:
     """A config of ``settings``, the others at their defaults; an unknown name is refused."""
-    fields = {field.name for field in dataclasses.fields(DMCConfig)}
-    unknown = sorted(set(settings) - fields)
-    if unknown:
-        raise ValueError(f"unknown settings {unknown}; the settings are {sorted(fields)}")
-    return DMCConfig(**settings)
+    return config_of(DMCConfig, settings)
 
 
 def checked_run(config: DMCConfig) -> TrainingRun[DMCConfig]:

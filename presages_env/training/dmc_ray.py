@@ -60,6 +60,7 @@ from presages_env.training.settings import (
     OrNone,
     Text,
     checked_settings,
+    config_of,
     shown,
     write_config,
 )
@@ -116,11 +117,7 @@ RULES = {
 
 def distributed_config(**settings: Any) -> DistributedDMCConfig:
     """A config of ``settings``, the others at their defaults; an unknown name is refused."""
-    fields = {field.name for field in dataclasses.fields(DistributedDMCConfig)}
-    unknown = sorted(set(settings) - fields)
-    if unknown:
-        raise ValueError(f"unknown settings {unknown}; the settings are {sorted(fields)}")
-    return DistributedDMCConfig(**settings)
+    return config_of(DistributedDMCConfig, settings)
 
 
 def single_process(config: DMCConfig) -> DMCConfig:

@@ -67,6 +67,16 @@ class Rule(Protocol):
     def __call__(self, value: Any, name: str) -> Any: ...
 
 
+def config_of(kind: type[ConfigT], settings: dict[str, Any]) -> ConfigT:
+    """A ``kind`` config of ``settings`` (by name, as a command line's ``--set`` gives them),
+    the others at their defaults; an unknown name is refused, naming the known ones."""
+    fields = {field.name for field in dataclasses.fields(kind)}
+    unknown = sorted(set(settings) - fields)
+    if unknown:
+        raise ValueError(f"unknown settings {unknown}; the settings are {sorted(fields)}")
+    return kind(**settings)
+
+
 def shown(value: Any) -> str:
     """``value`` for a message: short, and never raising (a 5000-digit int cannot be
     printed)."""
