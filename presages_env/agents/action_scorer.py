@@ -114,8 +114,10 @@ class ActionScorer:
         self.to(device)
 
     @classmethod
-    def for_game(cls, game: Game, net_arch: NetArch, device: Any = "cpu") -> ActionScorer:
-        """A freshly initialised scorer for ``game`` (see :func:`scorer_metadata`)."""
+    def for_game(cls, game: str | Game, net_arch: NetArch, device: Any = "cpu") -> ActionScorer:
+        """A freshly initialised scorer for ``game`` (a ``Game``, or its name: resolved here,
+        once; see :func:`scorer_metadata`)."""
+        game = as_game(game)
         return cls(scorer_metadata(game, net_arch), device, game)
 
     @classmethod

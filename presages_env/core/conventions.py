@@ -245,7 +245,10 @@ def complete_kernel(kernel: types.ModuleType, game: type) -> None:
         kernel.reset, kernel.step = plain_kernels(kernel)
     if not hasattr(kernel, "global_state"):
         kernel.GLOBAL_DTYPE = kernel.STATE_DTYPE
-        kernel.GLOBAL_SEATS = game.max_players
+        seats = getattr(game, "max_players", None)
+        if not isinstance(seats, int):
+            raise TypeError(f"{game.__name__} must declare max_players (an int)")
+        kernel.GLOBAL_SEATS = seats
         kernel.GLOBAL_SLOTS_END = int(kernel.STATE_SIZE)
         bound = bind_global_state(kernel.__name__, np.dtype(game.obs_dtype).type)
         kernel.GLOBAL_SLOTS, kernel.GLOBAL_SIZE, kernel.global_state = bound

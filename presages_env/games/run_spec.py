@@ -63,6 +63,6 @@ def resolve_run(
     try:
         game.make_options(n, **given)
     except (TypeError, ValueError) as error:
-        kind = TypeError if isinstance(error, TypeError) else ValueError
+        kind = ValueError if isinstance(error, ValueError) else TypeError
         raise kind(f"game_options: {error}") from None
     return RunSpec(game, n, MappingProxyType(given))

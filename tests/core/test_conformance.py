@@ -20,7 +20,7 @@ import pytest
 
 import presages_env
 from presages_env.core import conformance
-from presages_env.core.game import Game, RewardBounds
+from presages_env.core.game import RewardBounds
 from presages_env.fuzzing.conformance import TOOLS
 from presages_env.games.president.game import PresidentGame
 
@@ -150,23 +150,20 @@ def test_the_fuzz_tool_refuses_a_game_it_cannot_reach_by_name():
         documented.bounds_checked_fuzz(TooTightPresident(), "states")
 
 
-def test_a_game_whose_kernel_has_no_global_state_is_refused_at_definition():
+def test_a_kernel_without_global_state_is_given_the_generic_one_at_definition():
+    """A game need not write ``global_state``: the core binds one over every seat's
+    observation and the whole state (core/global_state.py), sized for ``max_players``."""
     import types
 
-    kernel = types.SimpleNamespace(**vars(presages_env.get_game("president").kernel))
+    president = presages_env.get_game("president")
+    kernel = types.SimpleNamespace(**vars(president.kernel))
     del kernel.global_state
-    with pytest.raises(TypeError, match="global_state"):
-        type(
-            "NoGlobalState",
-            (Game,),
-            {
-                "kernel": kernel,
-                "validator": presages_env.get_game("president").validator,
-                "state_dtype": np.int8,
-                "layout_version": 2,
-                "title": "No global state",
-            },
-        )
+    parts = ("validator", "viewer", "event_texts", "card_texts", "action_features")
+    body = {part: getattr(president, part) for part in parts}
+    body |= {"heuristic": None, "ships_checkpoint": False, "benchmarked": False}
+    type("NoGlobalState", (type(president),), {**body, "kernel": kernel, "title": "No global"})
+    assert callable(kernel.global_state)
+    assert kernel.GLOBAL_SEATS == 6
 
 
 # ---- release checks ---------------------------------------------------------------------------

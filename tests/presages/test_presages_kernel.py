@@ -543,7 +543,7 @@ GOOD = [[30, 1, 2], [31, 3, 4], [32, 5, 6], [33, 7, 8]]
         (dict(no_such_option=True), TypeError, "unknown option"),
         (dict(round_reward=2.0), ValueError, "round_reward"),
         (dict(round_reward=0.0001), ValueError, "round_reward"),
-        (dict(pride_carries_into_next_round=1), TypeError, "bool"),
+        (dict(pride_carries_into_next_round=1), TypeError, "True or False"),
         (dict(num_players=7), ValueError, "4 to 6"),
     ],
 )

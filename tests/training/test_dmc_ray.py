@@ -114,8 +114,10 @@ def replay(config, index: int, calls: int, monkeypatch) -> list[Rows]:
 
 
 def crash(worker: DMCWorker) -> None:
-    """Run in a worker's process: it dies as a crash does, with no goodbye to Ray."""
-    os._exit(1)
+    """Run in a worker's process: it dies as a crash does, with no goodbye to Ray (the
+    first process only: Ray runs the call again on the restarted one)."""
+    if worker.incarnation == 0:
+        os._exit(1)
 
 
 crash.__module__ = "__main__"  # sent by value: the workers cannot import the tests
@@ -131,7 +133,9 @@ def test_the_learner_takes_the_finished_episodes_each_once_also_when_a_worker_di
     is still a replay's first calls), the old process's unfinished games are gone, and the
     new one deals afresh (new episode ids); the run goes on until the new process has sent
     rows twice."""
-    config = tiny(tmp_path, workers=2, epsilon=1.0, total_timesteps=200_000)
+    # a budget the run never reaches: it ends once the restarted worker has sent rows twice,
+    # however long the restart takes on a loaded machine
+    config = tiny(tmp_path, workers=2, epsilon=1.0, total_timesteps=5_000_000)
     batches: list[Rows] = []
     ages: list[int] = []
 

@@ -27,7 +27,7 @@ from presages_env.fuzzing.training_settings import (  # noqa: E402
     LyingInt,
     fuzz_training_settings,
 )
-from presages_env.training import batched_ppo, dmc, self_play, settings  # noqa: E402
+from presages_env.training import batched_ppo, dmc, dmc_ray, self_play, settings  # noqa: E402
 from presages_env.training.batched_ppo import (  # noqa: E402
     BatchedPPOConfig,
     check_config,
@@ -287,7 +287,7 @@ def test_every_settings_refusal_names_the_setting_given(trainer, tmp_path):
     """Each setting of each trainer's config, set out of its range: whatever refuses it (its
     rule, the game, the network or memory bounds) names it."""
     base = trainer.base("president", str(tmp_path / "run"))
-    rules = {**self_play.SETTINGS, **batched_ppo.SETTINGS, **dmc.SETTINGS}
+    rules = {**self_play.SETTINGS, **batched_ppo.SETTINGS, **dmc.SETTINGS, **dmc_ray.RULES}
     unnamed = []
     for field in dataclasses.fields(base):
         for value in out_of_range(rules[field.name]):

@@ -220,8 +220,15 @@ def play_a_few_moves(
     env = dict(os.environ, PYTHONPATH=str(ROOT), COLUMNS=str(columns), TERM="xterm")
     args = ["-m", "presages_env", "play", name, "--players", str(players(name)), "--seed", "5"]
     args += ["--opponents", "random", "--record", str(record or tmp_path / "game.json")]
+    # codec_errors: the tty's echo of the final "q" can land inside a character being drawn
     child = pexpect.spawn(
-        sys.executable, args, env=env, encoding="utf-8", timeout=600, dimensions=(60, columns)
+        sys.executable,
+        args,
+        env=env,
+        encoding="utf-8",
+        codec_errors="replace",
+        timeout=600,
+        dimensions=(60, columns),
     )
     child.delaybeforesend = None
     screen = ""
