@@ -50,3 +50,4 @@ def test_a_two_node_cluster_gives_the_local_result():
     finally:
         ray.shutdown()
         cluster.shutdown()
+        os.environ.pop("RAY_ADDRESS", None)  # ray.init left the cluster's address for others

@@ -25,7 +25,8 @@ from presages_env.rllib import (  # noqa: E402
 @pytest.fixture(scope="module")
 def local_ray():
     os.environ.setdefault("RAY_USAGE_STATS_ENABLED", "0")
-    ray.init(num_cpus=2, include_dashboard=False, ignore_reinit_error=True)
+    # "local": a Ray of its own, whatever cluster another test in this process connected to
+    ray.init(address="local", num_cpus=2, include_dashboard=False, ignore_reinit_error=True)
     yield
     ray.shutdown()
 
