@@ -71,7 +71,7 @@ TINY = {
 def local_ray():
     started = not ray.is_initialized()
     if started:
-        ray.init(address="local", num_cpus=2, include_dashboard=False, logging_level="WARNING")
+        ray.init(num_cpus=2, include_dashboard=False, logging_level="WARNING")
     yield ray
     if started:
         ray.shutdown()
