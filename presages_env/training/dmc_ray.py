@@ -315,7 +315,7 @@ class DistributedRun:
         warm_up_here()
         try:
             self.ray.get(calls, timeout=START_TIMEOUT_S)
-        except Exception as error:
+        except Exception as error:  # a worker's own error, Ray's, or the timeout: all fatal
             raise RuntimeError(f"the workers did not start on {where}: {error}") from error
         self.broadcast()
         for index in range(len(self.workers)):
@@ -428,7 +428,7 @@ def load_checkpoint(path: Path, learner: DMCLearner) -> dict[str, Any]:
     with open_regular(path, "resume: the learner checkpoint", MAX_CHECKPOINT_BYTES) as file:
         try:
             state = learner.torch.load(file, map_location=learner.scorer.device, weights_only=True)
-        except Exception as error:
+        except Exception as error:  # a file from outside: whatever torch raises is a refusal
             raise ValueError(
                 f"resume: {path} cannot be read as a learner checkpoint: {error}"
             ) from None
